@@ -1,0 +1,266 @@
+/*
+ * iperf.h - internal types shared by the library modules.
+ *
+ * Everything a test needs hangs off struct iperf_test: its settings (what
+ * the two ends agreed on), local options, runtime (loop, sockets, timers),
+ * streams and results.  There are no process globals except i_errno.
+ *
+ * Threads: the event loop thread owns everything here except the fields of
+ * struct iperf_stream documented as "worker" in stream.h.
+ */
+#ifndef IPERF_INTERNAL_H
+#define IPERF_INTERNAL_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "iperf_api.h"
+
+struct cJSON;
+struct evloop;
+struct timer;
+struct ctrl;
+struct iperf_proto_ops;
+struct report_ops;
+
+#define IPERF_VERSION_COMPAT "3.21"
+#define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
+#define IPERF_MAX_STREAMS 128
+#define IPERF_MAX_BLOCKSIZE (1024 * 1024)
+#define IPERF_MAX_UDP_BLOCKSIZE 65507
+#define IPERF_MIN_UDP_BLOCKSIZE 16
+#define IPERF_MAX_WINDOW_BYTES (512 * 1024 * 1024)
+#define IPERF_MAX_TIME_S 86400
+#define IPERF_MAX_OMIT_S 600
+#define IPERF_MAX_MSS 32767
+#define IPERF_MAX_BURST 1000
+#define IPERF_DEFAULT_PORT 5201
+#define IPERF_DEFAULT_DURATION_S 10
+#define IPERF_DEFAULT_UDP_RATE 1048576 /* "1 Mbit/sec" */
+#define IPERF_SERVER_GRACE_S 40     /* safety timer: time + omit + this */
+#define IPERF_CTRL_FIRST_BYTE_US (10 * 1000000ULL)
+#define IPERF_CTRL_TOTAL_US (30 * 1000000ULL)
+#define IPERF_DRAIN_TIMEOUT_US (10 * 1000000ULL)
+#define IPERF_TIMESTAMP_DEFAULT "%c "
+#define IPERF_SERVER_OUTPUT_LINE_MAX 1024
+
+enum iperf_mode {
+	MODE_RECEIVER = 0,
+	MODE_SENDER = 1,
+	MODE_BIDIR = -1,
+};
+
+/* Why a test ended early; drives exit codes and messages. */
+enum iperf_abort {
+	ABORT_NONE = 0,
+	ABORT_ERROR,      /* test->err holds the reason */
+	ABORT_INTERRUPT,  /* local signal / iperf_test_interrupt() */
+	ABORT_PEER_TERM,  /* peer sent CLIENT_/SERVER_TERMINATE */
+	ABORT_PEER_CLOSED /* server: client closed the control connection */
+};
+
+/* Settings that cross the wire in the parameter document. */
+struct iperf_settings {
+	int protocol_id; /* Ptcp, Pudp, Psctp */
+	int omit;        /* seconds */
+	int duration;    /* seconds, 0 = bytes/blocks-limited */
+	uint64_t bytes;  /* -n */
+	uint64_t blocks; /* -k */
+	int num_streams;
+	int reverse;
+	int bidirectional;
+	int mptcp;
+	int socket_bufsize; /* -w, 0 = OS default */
+	int blksize;        /* -l */
+	int blksize_set;    /* user gave -l */
+	uint64_t rate;      /* bits/s per stream, 0 = unlimited */
+	uint64_t fqrate;    /* bits/s, SO_MAX_PACING_RATE */
+	int pacing_timer;   /* us, legacy */
+	int burst;          /* blocks per pacing decision */
+	int mss;            /* -M */
+	int no_delay;       /* -N */
+	int tos;            /* -S / --dscp */
+	int flowlabel;      /* -L */
+	int server_affinity;
+	char *title;
+	char *extra_data;
+	char *congestion;      /* -C as requested */
+	int get_server_output; /* presence flag */
+	int udp_counters_64bit;
+	int repeating_payload;
+	int zerocopy;
+	int dont_fragment;
+	int skip_rx_copy;
+	int gso, gso_dg_size, gso_bf_size;
+	int gro, gro_bf_size;
+	char *authtoken;
+	char *client_version; /* what the peer said */
+};
+
+/* Options that stay local to this end. */
+struct iperf_local {
+	char role; /* 'c', 's' or 0 */
+	char *server_hostname;
+	int server_port;
+	char *bind_address;
+	char *bind_dev;
+	int bind_port; /* --cport */
+	int domain;    /* AF_UNSPEC, AF_INET, AF_INET6 */
+	double reporter_interval;
+	double stats_interval;
+	char unit_format; /* 'a' default */
+	int verbose;
+	int debug_level; /* 0 = off, 1..4 */
+	int json_output;
+	int json_stream;
+	int json_stream_full_output;
+	int one_off;
+	int daemon;
+	char *pidfile;
+	char *logfile;
+	int forceflush;
+	int timestamps;
+	char *timestamp_format;
+	int affinity; /* -1 = none */
+	int connect_timeout_ms; /* -1 = OS default */
+	int rcv_timeout_ms;
+	int snd_timeout_ms;  /* 0 = unset */
+	int idle_timeout_s;  /* 0 = none */
+	int max_server_duration_s;
+	uint64_t bitrate_limit;
+	double bitrate_limit_interval;
+	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
+	char *diskfile_name;
+};
+
+/* CPU accounting snapshot. */
+struct cpu_sample {
+	uint64_t wall_us;
+	uint64_t user_us;
+	uint64_t system_us;
+	uint64_t proc_us; /* user + system of the process */
+};
+
+/* Figures the peer sent in its result document, per stream. */
+struct peer_stream_result {
+	int present;
+	uint64_t bytes;
+	int64_t retransmits; /* -1 when the peer has none */
+	double jitter;       /* seconds */
+	int64_t errors;
+	int64_t omitted_errors;
+	int64_t packets;
+	int64_t omitted_packets;
+	double start_time, end_time;
+};
+
+/* Error state of one test (the reason recorded where it happened). */
+struct iperf_err_state {
+	int code;      /* i_errno value */
+	int sys_errno; /* errno at the time, or 0 */
+	int gai_error; /* getaddrinfo error, or 0 */
+	char arg[128]; /* offending text for IEUNITVAL */
+};
+
+struct iperf_stream;
+
+typedef void iperf_stream_cb(struct iperf_stream *sp);
+typedef void iperf_test_cb(struct iperf_test *test);
+typedef void iperf_json_cb(struct iperf_test *test, char *json);
+
+struct iperf_test {
+	struct iperf_settings settings;
+	struct iperf_local opt;
+	enum iperf_mode mode;
+	int sender_has_retransmits; /* local: 1, 0, or -1 for receive-only */
+	int peer_has_retransmits;   /* from the peer's results */
+	const struct iperf_proto_ops *proto;
+	const struct report_ops *reporter;
+
+	/* runtime */
+	signed char state;
+	char cookie[IPERF_COOKIE_SIZE];
+	struct evloop *loop;
+	struct ctrl *ctrl;
+	int ctrl_sck;
+	int listener;      /* server: TCP listen socket */
+	int prot_listener; /* server: data listener if not `listener` */
+	int ctrl_mss;      /* MSS of the control connection */
+	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
+	volatile sig_atomic_t interrupt_sig;
+	volatile sig_atomic_t interrupted;
+	enum iperf_abort abort;
+	int done;           /* loop exit flag */
+	int server_test_number;
+	int streams_expected;  /* server: total streams to accept */
+	int streams_accepted;
+	int mapped_v4;
+	int peer_addr_family;
+	char peer_host[64];
+	int peer_port;
+	struct sockaddr_storage peer_addr; /* control peer */
+	socklen_t peer_addr_len;
+	struct timer *stats_timer;
+	struct timer *omit_timer;
+	struct timer *end_timer;
+	struct timer *check_timer;
+	struct timer *ctrl_timer;
+	struct timer *safety_timer;
+	int omitting;
+	uint64_t start_us;      /* TEST_START (monotonic) */
+	uint64_t omit_end_us;
+	struct cpu_sample cpu_start;
+	double cpu_util[3]; /* total, user, system (percent) */
+	double remote_cpu_util[3];
+	char *congestion_used;
+	char *remote_congestion_used;
+	int peer_sent_omitted_pair;
+	time_t start_wall;
+	uint64_t start_wall_ms;
+
+	struct iperf_stream *streams; /* singly linked, in creation order */
+	int num_streams_total;
+
+	/* -n/-k accounting shared by sender workers */
+	pthread_mutex_t limit_lock;
+	uint64_t limit_bytes, limit_blocks;
+	uint64_t limit_base_bytes, limit_base_blocks;
+
+	struct iperf_err_state err;
+	int stale_errno_sent;
+
+	/* output */
+	FILE *outfile;
+	int own_outfile;
+	struct cJSON *json_top;
+	struct cJSON *json_start;
+	struct cJSON *json_connected;
+	struct cJSON *json_intervals;
+	struct cJSON *json_end;
+	struct cJSON *json_server_output; /* client: server's JSON */
+	char *server_output_text;         /* client: server's text */
+	char *json_output_string;
+	char *server_outbuf;     /* server: captured lines */
+	size_t server_outlen, server_outcap;
+	int capture_output; /* server: keep report lines for the client */
+	int header_printed;
+	int intervals_printed;
+	char *remote_server_output_text;
+
+	/* callbacks (libiperf API) */
+	iperf_stream_cb *on_new_stream;
+	iperf_test_cb *on_test_start;
+	iperf_test_cb *on_connect;
+	iperf_test_cb *on_test_finish;
+	iperf_json_cb *json_callback;
+
+	pthread_mutex_t print_lock; /* serialises reporter output */
+};
+
+#endif /* IPERF_INTERNAL_H */

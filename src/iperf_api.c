@@ -1,0 +1,325 @@
+/* iperf_api.c - public lifecycle: new/defaults/free/reset/run, errors. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "client.h"
+#include "ctrl.h"
+#include "evloop.h"
+#include "iperf.h"
+#include "iperf_error.h"
+#include "options.h"
+#include "proto.h"
+#include "report.h"
+#include "server.h"
+#include "stream.h"
+#include "test.h"
+#include "util.h"
+#include "banned.h"
+
+struct iperf_test *
+iperf_new_test(void)
+{
+	struct iperf_test *test = calloc(1, sizeof(*test));
+
+	if (test == NULL) {
+		i_errno = IENEWTEST;
+		return NULL;
+	}
+	if (pthread_mutex_init(&test->limit_lock, NULL) != 0) {
+		free(test);
+		i_errno = IENEWTEST;
+		return NULL;
+	}
+	if (pthread_mutex_init(&test->print_lock, NULL) != 0) {
+		pthread_mutex_destroy(&test->limit_lock);
+		free(test);
+		i_errno = IENEWTEST;
+		return NULL;
+	}
+	test->outfile = stdout;
+	test->ctrl_sck = -1;
+	test->listener = -1;
+	test->prot_listener = -1;
+	test->wake_rd = test->wake_wr = -1;
+	test->settings.server_affinity = -1;
+	test->opt.affinity = -1;
+	i_errno = IENONE;
+	return test;
+}
+
+int
+iperf_defaults(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	struct iperf_local *o = &test->opt;
+
+	s->protocol_id = SOCK_STREAM;
+	test->proto = &proto_tcp;
+	s->duration = IPERF_DEFAULT_DURATION_S;
+	s->num_streams = 1;
+	s->blksize = DEFAULT_TCP_BLKSIZE;
+	s->pacing_timer = DEFAULT_PACING_TIMER;
+	s->server_affinity = -1;
+	s->gso_bf_size = IPERF_MAX_UDP_BLOCKSIZE;
+	s->gro_bf_size = IPERF_MAX_UDP_BLOCKSIZE;
+	o->server_port = IPERF_DEFAULT_PORT;
+	o->domain = AF_UNSPEC;
+	o->reporter_interval = 1.0;
+	o->stats_interval = 1.0;
+	o->unit_format = 'a';
+	o->affinity = -1;
+	o->connect_timeout_ms = -1;
+	o->rcv_timeout_ms = DEFAULT_NO_MSG_RCVD_TIMEOUT;
+	o->bitrate_limit_interval = 5.0;
+	test->on_new_stream = NULL;
+	test->on_test_start = NULL;
+	test->on_connect = NULL;
+	test->on_test_finish = NULL;
+	report_select(test);
+	return 0;
+}
+
+static void
+free_json(struct iperf_test *test)
+{
+	cJSON_Delete(test->json_top);
+	test->json_top = NULL;
+	test->json_start = NULL;
+	test->json_connected = NULL;
+	test->json_intervals = NULL;
+	test->json_end = NULL;
+	cJSON_Delete(test->json_server_output);
+	test->json_server_output = NULL;
+}
+
+/* Per-test state: everything a new test run must not inherit. */
+static void
+release_runtime(struct iperf_test *test)
+{
+	test_cancel_timers(test);
+	test_free_streams(test);
+	ctrl_free(test->ctrl);
+	test->ctrl = NULL;
+	if (test->ctrl_sck >= 0)
+		close(test->ctrl_sck);
+	test->ctrl_sck = -1;
+	if (test->prot_listener >= 0 && test->prot_listener != test->listener)
+		close(test->prot_listener);
+	test->prot_listener = -1;
+	free_json(test);
+	free(test->server_output_text);
+	test->server_output_text = NULL;
+	free(test->server_outbuf);
+	test->server_outbuf = NULL;
+	test->server_outlen = test->server_outcap = 0;
+	free(test->congestion_used);
+	test->congestion_used = NULL;
+	free(test->remote_congestion_used);
+	test->remote_congestion_used = NULL;
+}
+
+void
+iperf_reset_test(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+
+	release_runtime(test);
+	test->state = 0;
+	test->abort = ABORT_NONE;
+	test->done = 0;
+	test->omitting = 0;
+	test->interrupted = 0;
+	test->interrupt_sig = 0;
+	test->header_printed = 0;
+	test->intervals_printed = 0;
+	test->streams_accepted = 0;
+	test->streams_expected = 0;
+	test->peer_has_retransmits = 0;
+	test->limit_bytes = test->limit_blocks = 0;
+	test->limit_base_bytes = test->limit_base_blocks = 0;
+	memset(&test->err, 0, sizeof(test->err));
+	memset(test->cookie, 0, sizeof(test->cookie));
+	free(test->json_output_string);
+	test->json_output_string = NULL;
+	/* A server takes these from each client's parameters. */
+	if (test->opt.role == 's') {
+		free(s->title);
+		free(s->extra_data);
+		free(s->congestion);
+		free(s->authtoken);
+		free(s->client_version);
+		s->title = s->extra_data = s->congestion = NULL;
+		s->authtoken = s->client_version = NULL;
+		memset(s, 0, sizeof(*s));
+		s->protocol_id = SOCK_STREAM;
+		s->duration = IPERF_DEFAULT_DURATION_S;
+		s->num_streams = 1;
+		s->blksize = DEFAULT_TCP_BLKSIZE;
+		s->pacing_timer = DEFAULT_PACING_TIMER;
+		s->server_affinity = -1;
+		test->proto = &proto_tcp;
+	}
+	i_errno = IENONE;
+}
+
+void
+iperf_free_test(struct iperf_test *test)
+{
+	struct iperf_settings *s;
+
+	if (test == NULL)
+		return;
+	s = &test->settings;
+	release_runtime(test);
+	server_close_listener(test);
+	test_close_wake(test);
+	evloop_free(test->loop);
+	free(test->json_output_string);
+	free(s->title);
+	free(s->extra_data);
+	free(s->congestion);
+	free(s->authtoken);
+	free(s->client_version);
+	free(test->opt.server_hostname);
+	free(test->opt.bind_address);
+	free(test->opt.bind_dev);
+	free(test->opt.pidfile);
+	free(test->opt.logfile);
+	free(test->opt.timestamp_format);
+	free(test->opt.diskfile_name);
+	if (test->own_outfile && test->outfile != NULL)
+		fclose(test->outfile);
+	pthread_mutex_destroy(&test->limit_lock);
+	pthread_mutex_destroy(&test->print_lock);
+	free(test);
+}
+
+int
+iperf_parse_arguments(struct iperf_test *test, int argc, char **argv)
+{
+	enum options_action action = OPTIONS_RUN;
+
+	if (options_parse(test, argc, argv, &action) == -1)
+		return test_api_fail(test);
+	switch (action) {
+	case OPTIONS_HELP:
+		options_print_help(stdout);
+		exit(0); /* upstream-compatible CLI behaviour of this call */
+	case OPTIONS_VERSION:
+		options_print_version(stdout);
+		exit(0);
+	case OPTIONS_GETOPT_ERROR:
+		(void)fputc('\n', stderr);
+		options_print_usage(stderr);
+		exit(1);
+	case OPTIONS_RUN:
+	default:
+		break;
+	}
+	return 0;
+}
+
+int
+iperf_run_client(struct iperf_test *test)
+{
+	if (client_run(test) == -1)
+		return test_api_fail(test);
+	return 0;
+}
+
+int
+iperf_run_server(struct iperf_test *test)
+{
+	int rc = server_run(test);
+
+	if (rc < 0)
+		i_errno = test->err.code;
+	return rc;
+}
+
+void
+iperf_err(struct iperf_test *test, const char *fmt, ...)
+{
+	char msg[1000];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (test == NULL) {
+		(void)fprintf(stderr, "iperf3: %s\n", msg);
+		return;
+	}
+	test->reporter->error(test, msg);
+}
+
+void
+iperf_test_interrupt(struct iperf_test *test, int sig)
+{
+	if (test == NULL)
+		return;
+	test->interrupt_sig = sig;
+	test->interrupted = 1;
+	test_wake(test);
+}
+
+int
+iperf_get_test_errno(struct iperf_test *test)
+{
+	return test->err.code;
+}
+
+int
+iperf_get_test_interrupt_signal(struct iperf_test *test)
+{
+	return test->interrupt_sig;
+}
+
+char *
+iperf_get_iperf_version(void)
+{
+	static char version[] = IPERF_VERSION_COMPAT;
+
+	return version;
+}
+
+void
+iperf_catch_sigend(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGINT, &sa, NULL);
+	(void)sigaction(SIGTERM, &sa, NULL);
+	(void)sigaction(SIGHUP, &sa, NULL);
+}
+
+void
+usage(void)
+{
+	options_print_usage(stderr);
+}
+
+void
+usage_long(FILE *f)
+{
+	options_print_help(f);
+}
+
+void
+warning(const char *msg)
+{
+	(void)fprintf(stderr, "warning: %s\n", msg);
+}

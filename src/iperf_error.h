@@ -1,0 +1,27 @@
+/* iperf_error.h - error codes to text, and recording failures on a test. */
+#ifndef IPERF_ERROR_H
+#define IPERF_ERROR_H
+
+#include <stddef.h>
+
+struct iperf_test;
+struct iperf_err_state;
+
+/*
+ * Record why the current operation failed: the iperf error code and the
+ * errno at the time (pass 0 for none).  Always returns -1, so it composes
+ * with `return`.
+ */
+int iperf_fail(struct iperf_test *test, int code, int sys_errno);
+/* Same, for resolver failures (getaddrinfo's return value). */
+int iperf_fail_gai(struct iperf_test *test, int code, int gai_error);
+/* Same, for IEUNITVAL with the offending text. */
+int iperf_fail_arg(struct iperf_test *test, int code, const char *arg);
+
+/* Format an error state as iperf3 prints it after "error - ". */
+void iperf_error_format(const struct iperf_err_state *e, char *buf,
+    size_t len);
+/* The bare text of a code (no errno suffix), or NULL if it has none. */
+const char *iperf_error_text(int code);
+
+#endif /* IPERF_ERROR_H */

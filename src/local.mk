@@ -1,0 +1,53 @@
+# src/local.mk - the library (internal core + installed wrapper) and the CLI.
+
+noinst_LTLIBRARIES += %reldir%/libiperf_core.la
+%canon_reldir%_libiperf_core_la_SOURCES = \
+	%reldir%/banned.h \
+	%reldir%/iperf.h \
+	%reldir%/iperf_api.h \
+	%reldir%/iperf_api.c \
+	%reldir%/iperf_accessors.c \
+	%reldir%/iperf_error.c %reldir%/iperf_error.h \
+	%reldir%/iperf_time.c %reldir%/iperf_time.h \
+	%reldir%/timer.c %reldir%/timer.h \
+	%reldir%/evloop.c %reldir%/evloop.h \
+	%reldir%/units.c %reldir%/units.h \
+	%reldir%/util.c %reldir%/util.h \
+	%reldir%/ctrl.c %reldir%/ctrl.h \
+	%reldir%/params.c %reldir%/params.h \
+	%reldir%/json.c %reldir%/json.h \
+	%reldir%/net.c %reldir%/net.h \
+	%reldir%/tcp_info.c %reldir%/tcp_info.h \
+	%reldir%/stream.c %reldir%/stream.h \
+	%reldir%/stats.c %reldir%/stats.h \
+	%reldir%/test.c %reldir%/test.h \
+	%reldir%/proto.c %reldir%/proto.h \
+	%reldir%/proto_tcp.c \
+	%reldir%/proto_udp.c \
+	%reldir%/client.c %reldir%/client.h \
+	%reldir%/server.c %reldir%/server.h \
+	%reldir%/options.c %reldir%/options.h \
+	%reldir%/report.c %reldir%/report.h \
+	%reldir%/report_text.c \
+	%reldir%/report_json.c
+%canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
+%canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
+
+lib_LTLIBRARIES += %reldir%/libiperf.la
+%canon_reldir%_libiperf_la_SOURCES =
+nodist_EXTRA_%canon_reldir%_libiperf_la_SOURCES = dummy.c
+%canon_reldir%_libiperf_la_LIBADD = %reldir%/libiperf_core.la
+%canon_reldir%_libiperf_la_LDFLAGS = -no-undefined \
+	-version-info $(LIBIPERF_LT_VERSION) \
+	-export-symbols $(srcdir)/%reldir%/libiperf.sym
+EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in
+include_HEADERS += %reldir%/iperf_api.h
+pkgconfig_DATA += %reldir%/libiperf.pc
+
+bin_PROGRAMS += %reldir%/iperf3
+%canon_reldir%_iperf3_SOURCES = %reldir%/main.c
+%canon_reldir%_iperf3_LDADD = %reldir%/libiperf.la
+
+if HAVE_SCTP
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto_sctp.c
+endif

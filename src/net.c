@@ -1,0 +1,299 @@
+/* net.c - socket helpers (see net.h). */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "util.h"
+#include "banned.h"
+
+static int
+resolve(const char *host, int port, int domain, int type, int passive,
+    struct addrinfo **res, int *gai_err)
+{
+	struct addrinfo hints;
+	char portstr[16];
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = domain;
+	hints.ai_socktype = type;
+	if (passive)
+		hints.ai_flags = AI_PASSIVE;
+	(void)snprintf(portstr, sizeof(portstr), "%d", port);
+	rc = getaddrinfo(host, portstr, &hints, res);
+	if (rc != 0) {
+		if (gai_err != NULL)
+			*gai_err = rc;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+bind_device(int fd, const char *dev)
+{
+#ifdef SO_BINDTODEVICE
+	if (dev == NULL || *dev == '\0')
+		return 0;
+	return setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, dev,
+	    (socklen_t)strlen(dev) + 1);
+#else
+	if (dev == NULL || *dev == '\0')
+		return 0;
+	errno = ENOPROTOOPT;
+	return -1;
+#endif
+}
+
+static int
+bind_local(int fd, const struct net_dial_args *a, int family, int *gai_err)
+{
+	struct addrinfo *lres = NULL;
+	int rc, one = 1;
+
+	if (a->local == NULL && a->local_port == 0)
+		return 0;
+	if (resolve(a->local, a->local_port, family, a->type, 1, &lres,
+		gai_err) == -1)
+		return -1;
+	if (a->local_port != 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	rc = bind(fd, lres->ai_addr, lres->ai_addrlen);
+	freeaddrinfo(lres);
+	return rc;
+}
+
+static int
+connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms)
+{
+	struct pollfd pfd;
+	int err = 0, rc;
+	socklen_t elen = sizeof(err);
+
+	if (ms < 0) {
+		do {
+			rc = connect(fd, sa, len);
+		} while (rc == -1 && errno == EINTR);
+		return rc;
+	}
+	if (net_set_nonblocking(fd, 1) == -1)
+		return -1;
+	rc = connect(fd, sa, len);
+	if (rc == -1 && errno != EINPROGRESS)
+		return -1;
+	if (rc == -1) {
+		pfd.fd = fd;
+		pfd.events = POLLOUT;
+		do {
+			rc = poll(&pfd, 1, ms);
+		} while (rc == -1 && errno == EINTR);
+		if (rc == 0) {
+			errno = ETIMEDOUT;
+			return -1;
+		}
+		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
+			return -1;
+		if (err != 0) {
+			errno = err;
+			return -1;
+		}
+	}
+	return net_set_nonblocking(fd, 0);
+}
+
+static int
+dial_one(const struct net_dial_args *a, const struct addrinfo *ai,
+    int *gai_err)
+{
+	int fd = socket(ai->ai_family, ai->ai_socktype, a->protocol);
+	int saved;
+
+	if (fd == -1)
+		return -1;
+	if (bind_device(fd, a->bind_dev) == -1)
+		goto out_close_fd;
+	if (a->setopts != NULL &&
+	    a->setopts(fd, ai->ai_family, a->setopts_arg) == -1)
+		goto out_close_fd;
+	if (bind_local(fd, a, ai->ai_family, gai_err) == -1)
+		goto out_close_fd;
+	if (connect_timeout(fd, ai->ai_addr, ai->ai_addrlen, a->timeout_ms) ==
+	    -1)
+		goto out_close_fd;
+	return fd;
+out_close_fd:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int
+net_dial(const struct net_dial_args *a, int *gai_err)
+{
+	struct addrinfo *res = NULL, *ai;
+	int fd = -1, saved = 0;
+
+	*gai_err = 0;
+	if (resolve(a->server, a->port, a->domain, a->type, 0, &res,
+		gai_err) == -1)
+		return -1;
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = dial_one(a, ai, gai_err);
+		if (fd >= 0 || *gai_err != 0)
+			break;
+		saved = errno;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		errno = saved != 0 ? saved : errno;
+	return fd;
+}
+
+static int
+listen_on(const struct addrinfo *ai, int type, const char *bind_dev, int v6only)
+{
+	int fd = socket(ai->ai_family, ai->ai_socktype, 0);
+	int one = 1, saved;
+
+	if (fd == -1)
+		return -1;
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == -1)
+		goto out_close_fd;
+	if (ai->ai_family == AF_INET6 && v6only >= 0 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only,
+		sizeof(v6only)) == -1)
+		goto out_close_fd;
+	if (bind_device(fd, bind_dev) == -1)
+		goto out_close_fd;
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1)
+		goto out_close_fd;
+	if (type == SOCK_STREAM && listen(fd, SOMAXCONN) == -1)
+		goto out_close_fd;
+	return fd;
+out_close_fd:
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+int
+net_listen(int type, int domain, const char *local, int port,
+    const char *bind_dev, int *gai_err)
+{
+	struct addrinfo *res = NULL, *ai;
+	int fd = -1, saved = 0;
+	int fam = domain;
+
+	*gai_err = 0;
+	/* Dual-stack by default: prefer the IPv6 wildcard. */
+	if (local == NULL && domain == AF_UNSPEC)
+		fam = AF_INET6;
+	if (resolve(local, port, fam, type, 1, &res, gai_err) == -1) {
+		if (!(local == NULL && domain == AF_UNSPEC))
+			return -1;
+		*gai_err = 0;
+		fam = AF_INET;
+		if (resolve(NULL, port, fam, type, 1, &res, gai_err) == -1)
+			return -1;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		int v6only = domain == AF_INET6 ? 1 : (domain == AF_UNSPEC ? 0 : -1);
+		fd = listen_on(ai, type, bind_dev, v6only);
+		if (fd >= 0)
+			break;
+		saved = errno;
+	}
+	freeaddrinfo(res);
+	if (fd < 0 && local == NULL && domain == AF_UNSPEC &&
+	    saved == EAFNOSUPPORT)
+		return net_listen(type, AF_INET, NULL, port, bind_dev, gai_err);
+	if (fd < 0)
+		errno = saved;
+	return fd;
+}
+
+int
+net_set_nonblocking(int fd, int on)
+{
+	int flags = fcntl(fd, F_GETFL, 0);
+
+	if (flags == -1)
+		return -1;
+	flags = on ? (flags | O_NONBLOCK) : (flags & ~O_NONBLOCK);
+	return fcntl(fd, F_SETFL, flags);
+}
+
+int
+net_set_nodelay(int fd)
+{
+	int one = 1;
+
+	return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int
+net_get_mss(int fd)
+{
+	int mss = 0;
+	socklen_t len = sizeof(mss);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &mss, &len) == -1)
+		return 0;
+	return mss;
+}
+
+int
+net_getsockdomain(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
+		return -1;
+	return ss.ss_family;
+}
+
+int
+net_is_mapped_v4(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
+
+	return ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
+}
+
+void
+net_format_addr(const struct sockaddr_storage *ss, char *host, size_t hlen,
+    int *port)
+{
+	if (ss->ss_family == AF_INET) {
+		const struct sockaddr_in *s4 = (const struct sockaddr_in *)ss;
+		(void)inet_ntop(AF_INET, &s4->sin_addr, host, (socklen_t)hlen);
+		*port = ntohs(s4->sin_port);
+	} else if (ss->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
+		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
+			(void)inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12],
+			    host, (socklen_t)hlen);
+		else
+			(void)inet_ntop(AF_INET6, &s6->sin6_addr, host,
+			    (socklen_t)hlen);
+		*port = ntohs(s6->sin6_port);
+	} else {
+		str_copy(host, "", hlen);
+		*port = 0;
+	}
+}

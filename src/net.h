@@ -1,0 +1,52 @@
+/*
+ * net.h - socket helpers (resolve, dial with a timeout, listen dual-stack,
+ * address formatting).  They report failures through errno or a resolver
+ * code in *gai_err, never through a test object.
+ */
+#ifndef IPERF_NET_H
+#define IPERF_NET_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <stddef.h>
+
+/* Called on a fresh socket before bind/connect; return 0 or -1. */
+typedef int net_setopts_fn(int fd, int family, void *arg);
+
+struct net_dial_args {
+	int type;           /* SOCK_STREAM, SOCK_DGRAM */
+	int protocol;       /* 0, or IPPROTO_SCTP / IPPROTO_MPTCP */
+	int domain;         /* AF_UNSPEC, AF_INET, AF_INET6 */
+	const char *local;  /* bind address or NULL */
+	int local_port;     /* 0 = ephemeral */
+	const char *bind_dev;
+	const char *server;
+	int port;
+	int timeout_ms;     /* <0: no timeout */
+	net_setopts_fn *setopts;
+	void *setopts_arg;
+};
+
+/* Returns a connected blocking socket, or -1 (errno, or *gai_err != 0). */
+int net_dial(const struct net_dial_args *a, int *gai_err);
+
+/*
+ * Listening socket on port; local NULL with AF_UNSPEC listens dual-stack
+ * (IPv6 wildcard accepting IPv4-mapped peers, IPv4 if there is no IPv6).
+ * For SOCK_DGRAM the socket is only bound.  -1 on failure.
+ */
+int net_listen(int type, int domain, const char *local, int port,
+    const char *bind_dev, int *gai_err);
+
+int net_set_nonblocking(int fd, int on);
+int net_set_nodelay(int fd);
+/* TCP_MAXSEG of fd, or 0 if unknown. */
+int net_get_mss(int fd);
+int net_getsockdomain(int fd);
+
+/* Numeric host and port; IPv4-mapped IPv6 is shown as plain IPv4. */
+void net_format_addr(const struct sockaddr_storage *ss, char *host,
+    size_t hlen, int *port);
+int net_is_mapped_v4(const struct sockaddr_storage *ss);
+
+#endif /* IPERF_NET_H */

@@ -1,0 +1,141 @@
+/* proto.c - protocol registry and shared socket-option helpers. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/tcp.h>
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "iperf.h"
+#include "iperf_error.h"
+#include "net.h"
+#include "proto.h"
+#include "report.h"
+#include "tcp_info.h"
+#include "banned.h"
+
+/* Membership is decided at compile time. */
+static const struct iperf_proto_ops *const protocols[] = {
+	&proto_tcp,
+	&proto_udp,
+#ifdef HAVE_SCTP
+	&proto_sctp,
+#endif
+	NULL,
+};
+
+const struct iperf_proto_ops *
+proto_find(int id)
+{
+	size_t i;
+
+	for (i = 0; protocols[i] != NULL; i++) {
+		if (protocols[i]->id == id)
+			return protocols[i];
+	}
+	return NULL;
+}
+
+static int
+set_window(struct iperf_test *test, int fd)
+{
+	int w = test->settings.socket_bufsize;
+
+	if (w <= 0)
+		return 0;
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) == -1 ||
+	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)) == -1)
+		return iperf_fail(test, IESETBUF, errno);
+	return 0;
+}
+
+static int
+set_tos(struct iperf_test *test, int fd, int family)
+{
+	int tos = test->settings.tos;
+
+	if (tos <= 0)
+		return 0;
+	if (family == AF_INET6) {
+		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
+			sizeof(tos)) == -1)
+			return iperf_fail(test, IESETCOS, errno);
+		/* An IPv4-mapped peer uses the IPv4 header. */
+		(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
+		return 0;
+	}
+	if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) == -1)
+		return iperf_fail(test, IESETTOS, errno);
+	return 0;
+}
+
+static int
+set_pacing(struct iperf_test *test, int fd)
+{
+#ifdef SO_MAX_PACING_RATE
+	uint64_t rate = test->settings.fqrate / 8;
+
+	if (rate == 0)
+		return 0;
+	if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &rate,
+		sizeof(rate)) == -1) {
+		unsigned int r32 = rate > 0xffffffffu ? 0xffffffffu :
+							(unsigned int)rate;
+		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &r32,
+			sizeof(r32)) == -1)
+			report_warning(test, "Unable to set socket pacing");
+	}
+#else
+	(void)test;
+	(void)fd;
+#endif
+	return 0;
+}
+
+int
+proto_def_sockopts(struct iperf_test *test, int fd, int family)
+{
+	const struct iperf_settings *s = &test->settings;
+	int one = 1;
+
+	if (s->no_delay && test->proto->id != SOCK_DGRAM &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == -1)
+		return iperf_fail(test, IESETNODELAY, errno);
+	if (s->mss > 0 && test->proto->id == SOCK_STREAM &&
+	    setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &s->mss,
+		sizeof(s->mss)) == -1)
+		return iperf_fail(test, IESETMSS, errno);
+	if (set_window(test, fd) == -1 || set_tos(test, fd, family) == -1)
+		return -1;
+	if (s->congestion != NULL && (test->proto->flags & PROTO_F_CONGESTION) &&
+	    tcp_congestion_set(fd, s->congestion) == -1) {
+		if (test->opt.role == 'c')
+			return iperf_fail(test, IESETCONGESTION, 0);
+		report_warning(test, "TCP congestion control algorithm not supported");
+	}
+	return set_pacing(test, fd);
+}
+
+int
+proto_def_check_window(struct iperf_test *test, int fd)
+{
+	int w = test->settings.socket_bufsize, got = 0;
+	socklen_t len = sizeof(got);
+
+	if (w <= 0)
+		return 0;
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &got, &len) == -1)
+		return iperf_fail(test, IESETBUF, errno);
+	if (got < w)
+		return iperf_fail(test, IESETBUF2, 0);
+	len = sizeof(got);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &got, &len) == -1)
+		return iperf_fail(test, IESETBUF, errno);
+	if (got < w)
+		return iperf_fail(test, IESETBUF2, 0);
+	return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * proto.h - the transport vtable.  One const instance per protocol; the
+ * proto_<x>.c file is the only place that knows its socket options.
+ * Capability differences are flags, not protocol-id checks.
+ */
+#ifndef IPERF_PROTO_H
+#define IPERF_PROTO_H
+
+#include <sys/types.h>
+
+struct iperf_test;
+struct iperf_stream;
+
+#define PROTO_F_RETRANSMITS (1u << 0) /* sender reads retransmits (TCP_INFO) */
+#define PROTO_F_DATAGRAM (1u << 1)    /* message oriented (UDP) */
+#define PROTO_F_COOKIE (1u << 2)      /* data connections begin with the cookie */
+#define PROTO_F_CONGESTION (1u << 3)  /* has a congestion algorithm (TCP) */
+
+struct iperf_proto_ops {
+	int id;           /* wire id: SOCK_STREAM, SOCK_DGRAM, 12 (SCTP) */
+	const char *name; /* "TCP", "UDP", "SCTP" */
+	unsigned int flags;
+	int default_blksize;
+	/* Server: make the data listener ready before CREATE_STREAMS; returns
+	 * the fd to watch for new streams, or -1. */
+	int (*listen)(struct iperf_test *test);
+	/* Server: the data listener is readable.  Returns a stream socket, or
+	 * -1 (error recorded on the test).  *ready = 0 if the socket still has
+	 * to pass the cookie check (PROTO_F_COOKIE). */
+	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
+	/* Server: all streams are in; close/restore listeners. */
+	void (*listen_done)(struct iperf_test *test);
+	/* Client: open one data connection, cookie or hello included. */
+	int (*connect)(struct iperf_test *test);
+	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
+	int (*stream_init)(struct iperf_stream *sp);
+	void (*stream_release)(struct iperf_stream *sp);
+	/* Worker I/O of one block: bytes moved, 0 at end of stream, -1. */
+	ssize_t (*send)(struct iperf_stream *sp);
+	ssize_t (*recv)(struct iperf_stream *sp);
+	/* End of the omit period (under sp->lock); optional. */
+	void (*omit_reset)(struct iperf_stream *sp);
+};
+
+extern const struct iperf_proto_ops proto_tcp;
+extern const struct iperf_proto_ops proto_udp;
+#ifdef HAVE_SCTP
+extern const struct iperf_proto_ops proto_sctp;
+#endif
+
+/* The registered protocol with this wire id, or NULL. */
+const struct iperf_proto_ops *proto_find(int id);
+
+/* Shared by TCP-like transports: apply the negotiated data-socket options
+ * (window, MSS, no-delay, TOS, congestion, pacing) to fd. */
+int proto_def_sockopts(struct iperf_test *test, int fd, int family);
+/* Shared: check window actually obtained (server side), error 141. */
+int proto_def_check_window(struct iperf_test *test, int fd);
+
+#endif /* IPERF_PROTO_H */

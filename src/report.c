@@ -1,0 +1,157 @@
+/* report.c - printing helpers shared by the reporters (see report.h). */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "iperf.h"
+#include "report.h"
+#include "banned.h"
+
+#define REPORT_LINE_MAX 4096
+
+void
+report_select(struct iperf_test *test)
+{
+	test->reporter = test->opt.json_output ? &report_json : &report_text;
+}
+
+void
+report_timestamp(const struct iperf_test *test, char *buf, size_t len)
+{
+	const char *fmt = test->opt.timestamp_format != NULL ?
+	    test->opt.timestamp_format : IPERF_TIMESTAMP_DEFAULT;
+	time_t now;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (!test->opt.timestamps)
+		return;
+	now = time(NULL);
+	if (localtime_r(&now, &tm) == NULL)
+		return;
+	/* The format is the user's --timestamps argument, by design. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	if (strftime(buf, len, fmt, &tm) == 0)
+		buf[0] = '\0';
+#pragma GCC diagnostic pop
+}
+
+/* Keep a server's report lines for --get-server-output. */
+static void
+capture_server_output(struct iperf_test *test, const char *text, size_t len)
+{
+	size_t need;
+	char *nb;
+
+	if (test->opt.role != 's' || !test->capture_output)
+		return;
+	if (len > IPERF_SERVER_OUTPUT_LINE_MAX)
+		len = IPERF_SERVER_OUTPUT_LINE_MAX;
+	need = test->server_outlen + len + 1;
+	if (need > test->server_outcap) {
+		size_t ncap = test->server_outcap > 0 ? test->server_outcap : 1024;
+		while (ncap < need)
+			ncap *= 2;
+		nb = realloc(test->server_outbuf, ncap);
+		if (nb == NULL)
+			return;
+		test->server_outbuf = nb;
+		test->server_outcap = ncap;
+	}
+	memcpy(test->server_outbuf + test->server_outlen, text, len);
+	test->server_outlen += len;
+	test->server_outbuf[test->server_outlen] = '\0';
+}
+
+int
+iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
+{
+	char line[REPORT_LINE_MAX];
+	char ts[128];
+	size_t n = 0;
+	int body;
+
+	report_timestamp(test, ts, sizeof(ts));
+	n = (size_t)snprintf(line, sizeof(line), "%s", ts);
+	if (test->opt.role == 'c' && test->settings.title != NULL &&
+	    n < sizeof(line))
+		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s:  ",
+		    test->settings.title);
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	body = vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+	if (body < 0)
+		return -1;
+	n += (size_t)body;
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	pthread_mutex_lock(&test->print_lock);
+	capture_server_output(test, line, n);
+	if (test->outfile != NULL)
+		(void)fwrite(line, 1, n, test->outfile);
+	pthread_mutex_unlock(&test->print_lock);
+	return (int)n;
+}
+
+int
+iperf_printf(struct iperf_test *test, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = iperf_vprintf(test, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+void
+report_raw(struct iperf_test *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)test;
+	va_start(ap, fmt);
+	(void)vfprintf(stdout, fmt, ap);
+	va_end(ap);
+}
+
+void
+report_debug(struct iperf_test *test, int lvl, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (test->opt.debug_level < lvl)
+		return;
+	va_start(ap, fmt);
+	(void)vfprintf(stdout, fmt, ap);
+	va_end(ap);
+	(void)fputc('\n', stdout);
+}
+
+void
+report_warning(struct iperf_test *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)test;
+	(void)fflush(stdout);
+	(void)fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	(void)vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	(void)fputc('\n', stderr);
+}
+
+void
+report_flush(struct iperf_test *test)
+{
+	if (test->outfile != NULL)
+		(void)fflush(test->outfile);
+}

@@ -1,0 +1,14 @@
+/* server.h - the server state machine. */
+#ifndef IPERF_SERVER_H
+#define IPERF_SERVER_H
+
+struct iperf_test;
+
+/* Listen (if needed) and serve one test.  Returns 0 when a test ended
+ * normally, -1 when it failed (test->err), -2 on a fatal error (cannot
+ * listen), 2 for an idle-timeout restart. */
+int server_run(struct iperf_test *test);
+/* Close the listening socket. */
+void server_close_listener(struct iperf_test *test);
+
+#endif /* IPERF_SERVER_H */

@@ -1,0 +1,135 @@
+/*
+ * stream.h - data streams: lifecycle, worker threads, counters, intervals.
+ *
+ * Ownership (written down before the code, as design.md asks):
+ *
+ *  - One worker thread per stream does blocking send() or recv() on
+ *    sp->socket.  The worker writes only sp->live (under sp->lock) and reads
+ *    only immutable fields (socket, buffer, blksize, sender, settings).
+ *  - The event-loop thread reads sp->live under sp->lock (one short critical
+ *    section per interval) and owns everything else in the stream: interval
+ *    lists, baselines, summaries, peer results.  Snapshots are copied out
+ *    whole, so 64-bit counters never tear on 32-bit ARM and no atomics wider
+ *    than int are needed (no libatomic).
+ *  - sp->stop is an atomic int set by the loop thread; the worker checks it
+ *    before each block.  The loop wakes blocked workers by shutdown()ing the
+ *    socket and then joins them.
+ */
+#ifndef IPERF_STREAM_H
+#define IPERF_STREAM_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "tcp_info.h"
+
+struct iperf_test;
+
+/* Counters written by the worker (under lock). */
+struct stream_live {
+	uint64_t bytes;  /* since TEST_RUNNING */
+	uint64_t blocks; /* send calls / full blocks received */
+	/* datagram accounting (UDP): */
+	uint64_t packets; /* sender: datagrams sent; receiver: highest seq */
+	int64_t lost;     /* receiver: lost datagrams (cumulative) */
+	uint64_t ooo;     /* receiver: late or duplicate datagrams */
+	double jitter;    /* receiver: seconds (RFC 1889 estimator) */
+	uint64_t last_rx_us; /* monotonic time of the last data received */
+	int error;       /* iperf error code if the worker failed, else 0 */
+	int sys_errno;
+	int finished;    /* worker left its loop */
+};
+
+/* One reporting interval of one stream (loop thread). */
+struct interval_result {
+	double start, end; /* seconds since the stream's (post-omit) start */
+	float seconds;     /* end - start, single precision like upstream */
+	uint64_t bytes;
+	int omitted;
+	/* TCP (local sender with tcp_info) */
+	int has_tcpinfo;
+	int64_t retransmits; /* during this interval */
+	uint64_t snd_cwnd, snd_wnd, rtt, rttvar, pmtu, reorder;
+	/* UDP */
+	uint64_t packets; /* datagrams in this interval */
+	int64_t lost;
+	uint64_t ooo;
+	double jitter;
+	struct interval_result *next;
+};
+
+/* Peer's figures from the result exchange. */
+struct stream_peer {
+	int present;
+	uint64_t bytes;
+	int64_t retransmits;
+	double jitter;
+	int64_t errors, omitted_errors;
+	int64_t packets, omitted_packets;
+	int has_omitted_pair;
+	double start_time, end_time;
+};
+
+struct iperf_stream {
+	struct iperf_test *test;
+	int id;      /* 1, 3, 4, 5, ... (wire ids) */
+	int socket;
+	int sender;  /* this end sends on the stream */
+	void *proto_ctx;
+	char *buffer;
+	size_t blksize;
+	struct sockaddr_storage local_addr, remote_addr;
+	socklen_t local_len, remote_len;
+
+	/* worker */
+	pthread_t thread;
+	int thread_started;
+	atomic_int stop;
+	pthread_mutex_t lock;
+	struct stream_live live; /* guarded by lock */
+
+	/* loop thread: accounting baselines */
+	uint64_t start_us;          /* stream (post-omit) start */
+	uint64_t interval_start_us; /* start of the current interval */
+	uint64_t last_sample_us;    /* end of the last interval taken */
+	struct stream_live base_omit;     /* live at the end of the omit period */
+	struct stream_live base_interval; /* live at the last interval */
+	int64_t tcp_retrans_base_interval;
+	int64_t tcp_retrans_base_omit;
+	uint64_t omitted_ooo;
+
+	/* loop thread: results */
+	struct interval_result *intervals, *last_interval;
+	struct stream_live final; /* live at the end of the test */
+	struct tcpinfo_snapshot tcpi_last;
+	int64_t retransmits;   /* post-omit total */
+	uint64_t max_snd_cwnd, max_snd_wnd, max_rtt, min_rtt, rtt_sum;
+	uint64_t rtt_samples;
+	uint64_t reorder;
+	struct stream_peer peer;
+
+	struct iperf_stream *next;
+};
+
+/* Create a stream on a connected socket; NULL on ENOMEM. */
+struct iperf_stream *stream_new(struct iperf_test *test, int sock, int sender);
+void stream_free(struct iperf_stream *sp);
+/* Append to the test's list and assign the next wire id. */
+void stream_add(struct iperf_test *test, struct iperf_stream *sp);
+struct iperf_stream *stream_find(struct iperf_test *test, int id);
+
+/* Start the worker threads of all streams (signals blocked in them). */
+int stream_start_workers(struct iperf_test *test);
+/* Ask workers to stop, wake them (shutdown), join them. */
+void stream_stop_workers(struct iperf_test *test, int shut);
+
+/* Copy the live counters out under the lock. */
+void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
+
+/* Worker-side counter updates (take the lock). */
+void stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks);
+
+#endif /* IPERF_STREAM_H */

@@ -1,0 +1,211 @@
+/* test.c - test lifecycle helpers (see test.h). */
+#include "config.h"
+
+#include <sys/types.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "evloop.h"
+#include "iperf.h"
+#include "proto.h"
+#include "stream.h"
+#include "tcp_info.h"
+#include "test.h"
+#include "banned.h"
+
+void
+test_update_mode(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	int client = test->opt.role == 'c';
+
+	if (s->bidirectional)
+		test->mode = MODE_BIDIR;
+	else if (client)
+		test->mode = s->reverse ? MODE_RECEIVER : MODE_SENDER;
+	else
+		test->mode = s->reverse ? MODE_SENDER : MODE_RECEIVER;
+	if (test->mode == MODE_RECEIVER)
+		test->sender_has_retransmits = -1;
+	else
+		test->sender_has_retransmits = s->protocol_id == SOCK_STREAM &&
+		    tcp_info_has_retransmits();
+}
+
+int
+test_total_streams(const struct iperf_test *test)
+{
+	int p = test->settings.num_streams;
+
+	return test->settings.bidirectional ? 2 * p : p;
+}
+
+int
+test_stream_is_sender(const struct iperf_test *test, int index)
+{
+	int client = test->opt.role == 'c';
+
+	switch (test->mode) {
+	case MODE_SENDER:
+		return 1;
+	case MODE_RECEIVER:
+		return 0;
+	case MODE_BIDIR:
+	default:
+		/* The first P streams carry client -> server data. */
+		return (index < test->settings.num_streams) == client;
+	}
+}
+
+int
+test_open_wake(struct iperf_test *test)
+{
+	int fds[2];
+
+	if (test->wake_rd >= 0)
+		return 0;
+	if (pipe(fds) == -1)
+		return -1;
+	(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	(void)fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	test->wake_rd = fds[0];
+	test->wake_wr = fds[1];
+	return 0;
+}
+
+void
+test_close_wake(struct iperf_test *test)
+{
+	if (test->wake_rd >= 0)
+		close(test->wake_rd);
+	if (test->wake_wr >= 0)
+		close(test->wake_wr);
+	test->wake_rd = test->wake_wr = -1;
+}
+
+void
+test_wake(struct iperf_test *test)
+{
+	char c = 0;
+	int saved = errno;
+
+	if (test->wake_wr >= 0)
+		(void)write(test->wake_wr, &c, 1);
+	errno = saved;
+}
+
+void
+test_drain_wake(struct iperf_test *test)
+{
+	char buf[64];
+
+	if (test->wake_rd < 0)
+		return;
+	while (read(test->wake_rd, buf, sizeof(buf)) > 0)
+		;
+}
+
+int
+test_send_limit_reached(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	int reached = 0;
+
+	if (s->bytes == 0 && s->blocks == 0)
+		return 0;
+	pthread_mutex_lock(&test->limit_lock);
+	if (s->bytes != 0 && test->limit_bytes - test->limit_base_bytes >= s->bytes)
+		reached = 1;
+	if (s->blocks != 0 &&
+	    test->limit_blocks - test->limit_base_blocks >= s->blocks)
+		reached = 1;
+	pthread_mutex_unlock(&test->limit_lock);
+	return reached;
+}
+
+void
+test_count_sent(struct iperf_test *test, uint64_t bytes)
+{
+	if (test->settings.bytes == 0 && test->settings.blocks == 0)
+		return;
+	pthread_mutex_lock(&test->limit_lock);
+	test->limit_bytes += bytes;
+	test->limit_blocks++;
+	pthread_mutex_unlock(&test->limit_lock);
+}
+
+void
+test_limit_rebase(struct iperf_test *test)
+{
+	pthread_mutex_lock(&test->limit_lock);
+	test->limit_base_bytes = test->limit_bytes;
+	test->limit_base_blocks = test->limit_blocks;
+	pthread_mutex_unlock(&test->limit_lock);
+}
+
+int
+test_end_condition_met(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	struct iperf_stream *sp;
+	uint64_t rx_bytes = 0, rx_blocks = 0;
+
+	if (s->bytes == 0 && s->blocks == 0)
+		return 0;
+	if (test_send_limit_reached(test))
+		return 1;
+	/* Received totals are not reset at the end of the omit period. */
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		struct stream_live l;
+
+		if (sp->sender)
+			continue;
+		stream_snapshot(sp, &l);
+		rx_bytes += l.bytes;
+		rx_blocks += sp->blksize > 0 ? l.bytes / sp->blksize : 0;
+	}
+	if (s->bytes != 0 && rx_bytes >= s->bytes)
+		return 1;
+	return s->blocks != 0 && rx_blocks >= s->blocks;
+}
+
+void
+test_free_streams(struct iperf_test *test)
+{
+	struct iperf_stream *sp = test->streams;
+
+	while (sp != NULL) {
+		struct iperf_stream *next = sp->next;
+		stream_free(sp);
+		sp = next;
+	}
+	test->streams = NULL;
+	test->num_streams_total = 0;
+}
+
+void
+test_cancel_timers(struct iperf_test *test)
+{
+	struct timer **timers[] = { &test->stats_timer, &test->omit_timer,
+		&test->end_timer, &test->check_timer, &test->ctrl_timer,
+		&test->safety_timer };
+	size_t i;
+
+	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
+		if (*timers[i] != NULL && test->loop != NULL)
+			evloop_cancel_timer(test->loop, *timers[i]);
+		*timers[i] = NULL;
+	}
+}
+
+int
+test_api_fail(struct iperf_test *test)
+{
+	i_errno = test->err.code;
+	return -1;
+}

@@ -1,0 +1,18 @@
+# tests/local.mk - Check unit suites and shell tests (interop, CLI).
+
+if HAVE_CHECK
+CHECK_SUITES = \
+	%reldir%/check_units \
+	%reldir%/check_timer
+check_PROGRAMS += $(CHECK_SUITES)
+TESTS += $(CHECK_SUITES)
+SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
+SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes
+
+%canon_reldir%_check_units_SOURCES = %reldir%/check_units.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_units_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_units_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_timer_SOURCES = %reldir%/check_timer.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
+endif
