@@ -191,7 +191,8 @@ struct iperf_test {
 	int ctrl_sck;
 	int listener;      /* server: TCP listen socket */
 	int prot_listener; /* server: data listener if not `listener` */
-	int ctrl_mss;      /* MSS of the control connection */
+	int ctrl_mss;      /* MSS of the control connection (client) */
+	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
 	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
 	volatile sig_atomic_t interrupt_sig;
 	volatile sig_atomic_t interrupted;

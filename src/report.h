@@ -4,7 +4,11 @@
  * tests for JSON mode or writes to stdout/stderr directly.
  *
  * Events, in the order a test produces them:
+ *   begin              start of a client run / of each server test (when
+ *                      the control connection is accepted): JSON creates
+ *                      its document skeleton here
  *   server_listening   server: "Server listening on N (test #n)" banner
+ *   on_params          server: the client's parameters were accepted
  *   on_connect         client: "Connecting to host ..." (+ -V lines);
  *                      server: "Accepted connection from ..." (+ -V lines)
  *   on_new_stream      one "[  5] local ... connected to ..." per stream
@@ -26,7 +30,9 @@ struct iperf_test;
 struct iperf_stream;
 
 struct report_ops {
+	void (*begin)(struct iperf_test *test);
 	void (*server_listening)(struct iperf_test *test);
+	void (*on_params)(struct iperf_test *test);
 	void (*on_connect)(struct iperf_test *test);
 	void (*on_new_stream)(struct iperf_stream *sp);
 	void (*on_test_start)(struct iperf_test *test);

@@ -22,7 +22,9 @@ static void nop_test(struct iperf_test *t) { (void)t; }
 static void nop_stream(struct iperf_stream *sp) { (void)sp; }
 
 const struct report_ops report_json = {
+	.begin = nop_test,
 	.server_listening = nop_test,
+	.on_params = nop_test,
 	.on_connect = nop_test,
 	.on_new_stream = nop_stream,
 	.on_test_start = nop_test,
