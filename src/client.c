@@ -1,7 +1,459 @@
-/* client.c - client state machine (stub until implemented). */
+/* client.c - the client: connect, negotiate, run streams, end the test. */
 #include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
 #include "client.h"
+#include "ctrl.h"
+#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#include "json.h"
+#include "net.h"
+#include "params.h"
+#include "proto.h"
+#include "report.h"
+#include "session.h"
+#include "stats.h"
+#include "stream.h"
+#include "test.h"
+#include "util.h"
 #include "banned.h"
-int client_run(struct iperf_test *test) { return iperf_fail(test, IEUNIMP, 0); }
+
+static void client_finish(struct iperf_test *test);
+
+/* ---- state handlers ----------------------------------------------------- */
+
+static int
+client_send_params(struct iperf_test *test)
+{
+	cJSON *doc = params_encode(test);
+	char *txt;
+	int rc;
+
+	test->state = PARAM_EXCHANGE;
+	if (doc == NULL)
+		return iperf_fail(test, IESENDPARAMS, ENOMEM);
+	if (test->opt.debug_level >= 3) {
+		char *pretty = json_print_pretty(doc);
+		report_debug(test, 3, "send_parameters:\n%s", pretty ? pretty : "");
+		free(pretty);
+	}
+	txt = json_print_compact(doc);
+	cJSON_Delete(doc);
+	if (txt == NULL)
+		return iperf_fail(test, IESENDPARAMS, ENOMEM);
+	rc = ctrl_send_json(test->ctrl_sck, txt, strlen(txt));
+	free(txt);
+	if (rc == -1)
+		return iperf_fail(test, IESENDPARAMS, errno);
+	if (test->on_connect != NULL)
+		test->on_connect(test);
+	else
+		test->reporter->on_connect(test);
+	return 0;
+}
+
+static void
+note_buffer_sizes(struct iperf_test *test, int fd)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+		test->sndbuf_actual = v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
+		test->rcvbuf_actual = v;
+}
+
+static int
+client_create_streams(struct iperf_test *test)
+{
+	int i, total = test_total_streams(test);
+
+	test->state = CREATE_STREAMS;
+	for (i = 0; i < total; i++) {
+		struct iperf_stream *sp;
+		int fd = test->proto->connect(test, i);
+
+		if (fd == -1)
+			return -1;
+		if (i == 0)
+			note_buffer_sizes(test, fd);
+		sp = stream_new(test, fd, test_stream_is_sender(test, i));
+		if (sp == NULL) {
+			close(fd);
+			return iperf_fail(test, IECREATESTREAM, ENOMEM);
+		}
+		stream_add(test, sp);
+		if (test->proto->stream_init != NULL &&
+		    test->proto->stream_init(sp) == -1)
+			return -1;
+		if (test->on_new_stream != NULL)
+			test->on_new_stream(sp);
+		else
+			test->reporter->on_new_stream(sp);
+	}
+	return 0;
+}
+
+static void client_end_test(struct iperf_test *test);
+
+static int
+end_cb(struct timer *t, uint64_t now_us, void *arg)
+{
+	struct iperf_test *test = arg;
+
+	(void)t;
+	(void)now_us;
+	test->end_timer = NULL;
+	client_end_test(test);
+	return 0;
+}
+
+static int
+client_test_start(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+
+	test->state = TEST_START;
+	if (session_start_measuring(test) == -1)
+		return -1;
+	if (s->duration > 0) {
+		uint64_t d = (uint64_t)(s->duration + s->omit) * 1000000ULL;
+		test->end_timer = evloop_add_timer(test->loop, d, 0, end_cb, test);
+		if (test->end_timer == NULL)
+			return iperf_fail(test, IENEWTIMER, ENOMEM);
+	}
+	if (test->on_test_start != NULL)
+		test->on_test_start(test);
+	else
+		test->reporter->on_test_start(test);
+	return 0;
+}
+
+static int
+client_test_running(struct iperf_test *test)
+{
+	test->state = TEST_RUNNING;
+	return stream_start_workers(test);
+}
+
+static void
+client_end_test(struct iperf_test *test)
+{
+	if (test->state != TEST_RUNNING)
+		return;
+	session_collect_final(test);
+	if (session_send_state(test, TEST_END) == -1) {
+		test->sops->on_fail(test);
+		return;
+	}
+}
+
+static int
+client_exchange_results(struct iperf_test *test)
+{
+	test->state = EXCHANGE_RESULTS;
+	if (session_send_results(test) == -1)
+		return -1;
+	test->ctrl_fail_code = IERECVRESULTS;
+	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
+	return 0;
+}
+
+static int
+client_on_json(struct iperf_test *test, const char *json, size_t len)
+{
+	if (session_apply_results(test, json, len) == -1)
+		return -1;
+	session_expect_state(test);
+	return 0;
+}
+
+static int
+client_display_results(struct iperf_test *test)
+{
+	test->state = DISPLAY_RESULTS;
+	test->reporter->summary(test);
+	stream_stop_workers(test, 1);
+	test_close_stream_sockets(test);
+	if (session_send_state(test, IPERF_DONE) == -1)
+		return -1;
+	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US);
+	if (test->on_test_finish != NULL)
+		test->on_test_finish(test);
+	client_finish(test);
+	return 0;
+}
+
+static int
+client_server_terminated(struct iperf_test *test)
+{
+	if (test->state == TEST_RUNNING) {
+		session_collect_final(test);
+		test->reporter->summary(test);
+	}
+	test->state = SERVER_TERMINATE;
+	return iperf_fail(test, IESERVERTERM, 0);
+}
+
+static int
+client_access_denied(struct iperf_test *test)
+{
+	test->state = ACCESS_DENIED;
+	return iperf_fail(test, IEACCESSDENIED, 0);
+}
+
+static int
+client_server_error(struct iperf_test *test)
+{
+	test->state = SERVER_ERROR;
+	test->ctrl_fail_code = IECTRLREAD;
+	ctrl_expect(test->ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	return 0;
+}
+
+static int
+client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
+{
+	struct iperf_err_state e;
+	char msg[512], line[600];
+
+	memset(&e, 0, sizeof(e));
+	e.code = m->err_code;
+	iperf_error_format(&e, msg, sizeof(msg));
+	/* The relayed text, then the plain error (as 3.21 prints it). */
+	if (m->err_errno != 0)
+		(void)snprintf(line, sizeof(line), "SERVER ERROR - %s, errno: %s",
+		    msg, strerror(m->err_errno));
+	else
+		(void)snprintf(line, sizeof(line), "SERVER ERROR - %s", msg);
+	test->reporter->error(test, line);
+	if (test->state == TEST_RUNNING || test->streams != NULL)
+		stream_stop_workers(test, 1);
+	test->err.code = m->err_code;
+	test->err.sys_errno = 0;
+	test->err.gai_error = 0;
+	return -1;
+}
+
+static int
+client_peer_done(struct iperf_test *test)
+{
+	test->state = IPERF_DONE;
+	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US);
+	client_finish(test);
+	return 0;
+}
+
+static int
+client_on_cookie(struct iperf_test *test, const char *cookie)
+{
+	(void)cookie;
+	return iperf_fail(test, IEMESSAGE, 0);
+}
+
+static const struct ctrl_transition client_fsm[] = {
+	{ PARAM_EXCHANGE, 0, client_send_params },
+	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },
+	{ TEST_START, CREATE_STREAMS, client_test_start },
+	{ TEST_RUNNING, TEST_START, client_test_running },
+	{ EXCHANGE_RESULTS, TEST_END, client_exchange_results },
+	{ DISPLAY_RESULTS, EXCHANGE_RESULTS, client_display_results },
+	{ SERVER_TERMINATE, CTRL_ANY, client_server_terminated },
+	{ ACCESS_DENIED, CTRL_ANY, client_access_denied },
+	{ SERVER_ERROR, CTRL_ANY, client_server_error },
+	{ IPERF_DONE, CTRL_ANY, client_peer_done },
+};
+
+/* ---- failure, interrupt, checks ---------------------------------------- */
+
+static void
+client_fail(struct iperf_test *test)
+{
+	if (test->done)
+		return;
+	stream_stop_workers(test, 1);
+	test_close_stream_sockets(test);
+	/* A client whose last state is positive says goodbye (IPERF_DONE). */
+	if (test->state > 0 && test->ctrl_sck >= 0 && !test->ctrl_eof)
+		(void)ctrl_send_state(test->ctrl_sck, IPERF_DONE);
+	session_detach_ctrl(test);
+	if (test->ctrl_sck >= 0)
+		close(test->ctrl_sck);
+	test->ctrl_sck = -1;
+	test->abort = ABORT_ERROR;
+	session_report_failure(test);
+	client_finish(test);
+}
+
+static void
+client_interrupt(struct iperf_test *test)
+{
+	char msg[128];
+	int sig = test->interrupt_sig;
+
+	if (test->done)
+		return;
+	if (test->state == TEST_RUNNING || test->state == TEST_START) {
+		session_collect_final(test);
+		test->reporter->summary(test);
+	}
+	if (test->ctrl_sck >= 0)
+		(void)ctrl_send_state(test->ctrl_sck, CLIENT_TERMINATE);
+	stream_stop_workers(test, 1);
+	test_close_stream_sockets(test);
+	session_detach_ctrl(test);
+	if (test->ctrl_sck >= 0)
+		close(test->ctrl_sck);
+	test->ctrl_sck = -1;
+	test->abort = ABORT_INTERRUPT;
+	iperf_fail(test, IECLIENTTERM, 0);
+	if (sig > 0)
+		(void)snprintf(msg, sizeof(msg),
+		    "interrupt - the client has terminated by signal %s(%d)",
+		    strsignal(sig), sig);
+	else
+		(void)snprintf(msg, sizeof(msg),
+		    "interrupt - the client has terminated");
+	test->reporter->error(test, msg);
+	client_finish(test);
+}
+
+static void
+client_check(struct iperf_test *test)
+{
+	struct iperf_stream *sp;
+	uint64_t now, newest = 0;
+
+	if (test->state != TEST_RUNNING)
+		return;
+	if (test->opt.stats_interval <= 0 && test_end_condition_met(test)) {
+		client_end_test(test);
+		return;
+	}
+	if (test->mode == MODE_SENDER || test->opt.rcv_timeout_ms <= 0)
+		return;
+	/* Receiving: no data for --rcv-timeout ends the test (IENOMSG). */
+	now = evloop_now(test->loop);
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		struct stream_live l;
+
+		if (sp->sender)
+			continue;
+		stream_snapshot(sp, &l);
+		if (l.last_rx_us > newest)
+			newest = l.last_rx_us;
+	}
+	if (newest == 0)
+		newest = test->start_us;
+	if (now > newest &&
+	    now - newest > (uint64_t)test->opt.rcv_timeout_ms * 1000) {
+		iperf_fail(test, IENOMSG, 0);
+		client_fail(test);
+	}
+}
+
+static void
+client_tick(struct iperf_test *test)
+{
+	if (test->state == TEST_RUNNING && test_end_condition_met(test))
+		client_end_test(test);
+}
+
+static const struct session_ops client_ops = {
+	.table = client_fsm,
+	.table_len = sizeof(client_fsm) / sizeof(client_fsm[0]),
+	.on_json = client_on_json,
+	.on_errints = client_on_errints,
+	.on_cookie = client_on_cookie,
+	.on_fail = client_fail,
+	.on_interrupt = client_interrupt,
+	.on_check = client_check,
+	.on_tick = client_tick,
+};
+
+/* ---- run ---------------------------------------------------------------- */
+
+static void
+client_finish(struct iperf_test *test)
+{
+	test->done = 1;
+	test->reporter->finish(test);
+}
+
+static int
+client_connect(struct iperf_test *test)
+{
+	struct net_dial_args a;
+	int gai = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.type = SOCK_STREAM;
+	a.domain = test->opt.domain;
+	a.local = test->opt.bind_address;
+	a.bind_dev = test->opt.bind_dev;
+	a.server = test->opt.server_hostname;
+	a.port = test->opt.server_port;
+	a.timeout_ms = test->opt.connect_timeout_ms;
+	test->ctrl_sck = net_dial(&a, &gai);
+	if (test->ctrl_sck == -1)
+		return gai != 0 ? iperf_fail_gai(test, IECONNECT, gai) :
+				  iperf_fail(test, IECONNECT, errno);
+	(void)net_set_nodelay(test->ctrl_sck);
+	test->ctrl_mss = net_get_mss(test->ctrl_sck);
+	if (test->opt.verbose && !test->opt.json_output)
+		report_raw(test, "Control connection MSS %d\n", test->ctrl_mss);
+	if (test->proto->client_init != NULL &&
+	    test->proto->client_init(test) == -1)
+		return -1;
+	make_cookie(test->cookie);
+	if (ctrl_write_all(test->ctrl_sck, test->cookie, IPERF_COOKIE_SIZE,
+		IPERF_CTRL_FIRST_BYTE_US) == -1)
+		return iperf_fail(test, IESENDCOOKIE, errno);
+	return 0;
+}
+
+static int
+client_prepare(struct iperf_test *test)
+{
+	test->sops = &client_ops;
+	test->state = 0;
+	test_update_mode(test);
+	if (test->proto == NULL)
+		test->proto = proto_find(test->settings.protocol_id);
+	if (test->proto == NULL)
+		return iperf_fail(test, IEPROTOCOL, 0);
+	if (session_open(test) == -1)
+		return -1;
+	test->reporter->begin(test);
+	return 0;
+}
+
+int
+client_run(struct iperf_test *test)
+{
+	if (client_prepare(test) == -1) {
+		client_fail(test);
+		return -1;
+	}
+	if (client_connect(test) == -1 ||
+	    session_attach_ctrl(test, &client_ops) == -1) {
+		client_fail(test);
+		return -1;
+	}
+	session_expect_state(test);
+	session_run(test);
+	if (test->abort != ABORT_NONE)
+		return -1;
+	return 0;
+}

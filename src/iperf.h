@@ -28,6 +28,8 @@ struct timer;
 struct ctrl;
 struct iperf_proto_ops;
 struct report_ops;
+struct session_ops;
+struct pending_conn;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -191,6 +193,7 @@ struct iperf_test {
 	int ctrl_sck;
 	int listener;      /* server: TCP listen socket */
 	int prot_listener; /* server: data listener if not `listener` */
+	int listener_tuned; /* server: listener re-created with data options */
 	int ctrl_mss;      /* MSS of the control connection (client) */
 	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
 	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
@@ -234,6 +237,7 @@ struct iperf_test {
 	uint64_t limit_base_bytes, limit_base_blocks;
 
 	struct iperf_err_state err;
+	char errbuf[512];
 	int stale_errno_sent;
 
 	/* output */
@@ -249,6 +253,16 @@ struct iperf_test {
 	char *json_output_string;
 	char *server_outbuf;     /* server: captured lines */
 	size_t server_outlen, server_outcap;
+	const struct session_ops *sops; /* role handlers (client or server) */
+	int interrupt_handled;
+	int ctrl_fail_code;          /* i_errno for a late/oversized unit */
+	uint64_t ctrl_unit_start_us;
+	int ctrl_eof;                /* peer closed the control connection */
+	int ctrl_eof_seen;
+	signed char last_bad_state;
+	int final_collected;
+	struct pending_conn *pending; /* server: data connections awaiting cookies */
+	uint64_t progress_us;         /* server: last sign of life from the client */
 	int capture_output; /* server: keep report lines for the client */
 	int header_printed;
 	int intervals_printed;

@@ -230,6 +230,32 @@ iperf_parse_arguments(struct iperf_test *test, int argc, char **argv)
 }
 
 int
+iperf_open_logfile(struct iperf_test *test)
+{
+	FILE *f;
+
+	if (test->opt.logfile == NULL)
+		return 0;
+	f = fopen(test->opt.logfile, "a+");
+	if (f == NULL)
+		return iperf_fail(test, IELOGFILE, errno) == -1 ? test_api_fail(test) : -1;
+	if (test->own_outfile && test->outfile != NULL)
+		fclose(test->outfile);
+	test->outfile = f;
+	test->own_outfile = 1;
+	return 0;
+}
+
+void
+iperf_close_logfile(struct iperf_test *test)
+{
+	if (test->own_outfile && test->outfile != NULL)
+		fclose(test->outfile);
+	test->own_outfile = 0;
+	test->outfile = stdout;
+}
+
+int
 iperf_run_client(struct iperf_test *test)
 {
 	if (client_run(test) == -1)
@@ -277,6 +303,13 @@ int
 iperf_get_test_errno(struct iperf_test *test)
 {
 	return test->err.code;
+}
+
+const char *
+iperf_get_test_error_string(struct iperf_test *test)
+{
+	iperf_error_format(&test->err, test->errbuf, sizeof(test->errbuf));
+	return test->errbuf;
 }
 
 int

@@ -166,8 +166,11 @@ void iperf_err(struct iperf_test *t, const char *fmt, ...)
  * test to stop as on SIGINT (sig is the signal number reported, or 0).
  * iperf_get_test_errno: the last error code of this test (per-test, unlike
  * the process-wide i_errno).
+ * iperf_get_test_interrupt_signal: the signal passed to iperf_test_interrupt.
  */
 void iperf_test_interrupt(struct iperf_test *t, int sig);
+/* The text of this test's last error (owned by the test). */
+const char *iperf_get_test_error_string(struct iperf_test *t);
 int iperf_get_test_errno(struct iperf_test *t);
 int iperf_get_test_interrupt_signal(struct iperf_test *t);
 

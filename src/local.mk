@@ -24,8 +24,12 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/proto.c %reldir%/proto.h \
 	%reldir%/proto_tcp.c \
 	%reldir%/proto_udp.c \
+	%reldir%/udp_wire.c %reldir%/udp_wire.h \
+	%reldir%/udp_acct.c %reldir%/udp_acct.h \
+	%reldir%/session.c %reldir%/session.h \
 	%reldir%/client.c %reldir%/client.h \
 	%reldir%/server.c %reldir%/server.h \
+	%reldir%/server_accept.c %reldir%/server_accept.h \
 	%reldir%/options.c %reldir%/options.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/report_text.c \
@@ -37,6 +41,7 @@ lib_LTLIBRARIES += %reldir%/libiperf.la
 %canon_reldir%_libiperf_la_SOURCES =
 nodist_EXTRA_%canon_reldir%_libiperf_la_SOURCES = dummy.c
 %canon_reldir%_libiperf_la_LIBADD = %reldir%/libiperf_core.la
+EXTRA_%canon_reldir%_libiperf_la_DEPENDENCIES = %reldir%/libiperf.sym
 %canon_reldir%_libiperf_la_LDFLAGS = -no-undefined \
 	-version-info $(LIBIPERF_LT_VERSION) \
 	-export-symbols $(srcdir)/%reldir%/libiperf.sym

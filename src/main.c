@@ -1,12 +1,91 @@
-/* main.c - the iperf3 program: arguments, signals, server loop, exit. */
+/*
+ * main.c - the iperf3 program: arguments, signals, the server loop and
+ * the exit status.  The only file that calls exit().
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "iperf_api.h"
+
+/* The test the signal handler interrupts (process-level, CLI only). */
+static struct iperf_test *current_test;
+
+static void
+on_signal(int sig)
+{
+	if (current_test != NULL)
+		iperf_test_interrupt(current_test, sig);
+}
+
+static int
+run_client(struct iperf_test *test)
+{
+	if (iperf_run_client(test) < 0)
+		return iperf_get_test_interrupt_signal(test) != 0 ? 0 : 1;
+	return 0;
+}
+
+static int
+run_server(struct iperf_test *test)
+{
+	for (;;) {
+		int rc = iperf_run_server(test);
+
+		if (iperf_get_test_interrupt_signal(test) != 0)
+			return 0;
+		if (rc == -2) {
+			if (!iperf_get_test_json_output(test))
+				(void)fprintf(stderr, "iperf3: exiting\n");
+			return 1;
+		}
+		if (iperf_get_test_one_off(test))
+			return 0;
+		iperf_reset_test(test);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	struct iperf_test *test = iperf_new_test();
-	(void)argc; (void)argv;
+	struct iperf_test *test;
+	int rc;
+
+	(void)signal(SIGPIPE, SIG_IGN);
+	test = iperf_new_test();
+	if (test == NULL) {
+		(void)fprintf(stderr, "iperf3: error - %s\n",
+		    iperf_strerror(IENEWTEST));
+		return 1;
+	}
+	iperf_defaults(test);
+	if (iperf_parse_arguments(test, argc, argv) < 0) {
+		(void)fflush(stdout);
+		(void)fprintf(stderr, "iperf3: parameter error - %s\n\n",
+		    iperf_get_test_error_string(test));
+		usage();
+		iperf_free_test(test);
+		return 1;
+	}
+	if (iperf_open_logfile(test) < 0) {
+		if (!(iperf_get_test_json_output(test) &&
+			iperf_get_test_role(test) == 'c'))
+			(void)fprintf(stderr, "iperf3: error - %s\n",
+			    iperf_get_test_error_string(test));
+		iperf_free_test(test);
+		return 1;
+	}
+	current_test = test;
+	iperf_catch_sigend(on_signal);
+	if (iperf_get_test_role(test) == 'c')
+		rc = run_client(test);
+	else
+		rc = run_server(test);
+	current_test = NULL;
 	iperf_free_test(test);
-	return 0;
+	return rc;
 }

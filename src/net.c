@@ -162,8 +162,16 @@ net_dial(const struct net_dial_args *a, int *gai_err)
 	return fd;
 }
 
+struct listen_args {
+	int type;
+	const char *bind_dev;
+	int v6only;
+	net_setopts_fn *setopts;
+	void *arg;
+};
+
 static int
-listen_on(const struct addrinfo *ai, int type, const char *bind_dev, int v6only)
+listen_on(const struct addrinfo *ai, const struct listen_args *la)
 {
 	int fd = socket(ai->ai_family, ai->ai_socktype, 0);
 	int one = 1, saved;
@@ -172,15 +180,17 @@ listen_on(const struct addrinfo *ai, int type, const char *bind_dev, int v6only)
 		return -1;
 	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == -1)
 		goto out_close_fd;
-	if (ai->ai_family == AF_INET6 && v6only >= 0 &&
-	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only,
-		sizeof(v6only)) == -1)
+	if (ai->ai_family == AF_INET6 && la->v6only >= 0 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &la->v6only,
+		sizeof(la->v6only)) == -1)
 		goto out_close_fd;
-	if (bind_device(fd, bind_dev) == -1)
+	if (bind_device(fd, la->bind_dev) == -1)
+		goto out_close_fd;
+	if (la->setopts != NULL && la->setopts(fd, ai->ai_family, la->arg) == -1)
 		goto out_close_fd;
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1)
 		goto out_close_fd;
-	if (type == SOCK_STREAM && listen(fd, SOMAXCONN) == -1)
+	if (la->type == SOCK_STREAM && listen(fd, SOMAXCONN) == -1)
 		goto out_close_fd;
 	return fd;
 out_close_fd:
@@ -192,11 +202,12 @@ out_close_fd:
 
 int
 net_listen(int type, int domain, const char *local, int port,
-    const char *bind_dev, int *gai_err)
+    const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err)
 {
 	struct addrinfo *res = NULL, *ai;
 	int fd = -1, saved = 0;
 	int fam = domain;
+	struct listen_args la = { type, bind_dev, -1, setopts, arg };
 
 	*gai_err = 0;
 	/* Dual-stack by default: prefer the IPv6 wildcard. */
@@ -211,8 +222,8 @@ net_listen(int type, int domain, const char *local, int port,
 			return -1;
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		int v6only = domain == AF_INET6 ? 1 : (domain == AF_UNSPEC ? 0 : -1);
-		fd = listen_on(ai, type, bind_dev, v6only);
+		la.v6only = domain == AF_INET6 ? 1 : (domain == AF_UNSPEC ? 0 : -1);
+		fd = listen_on(ai, &la);
 		if (fd >= 0)
 			break;
 		saved = errno;
@@ -220,7 +231,8 @@ net_listen(int type, int domain, const char *local, int port,
 	freeaddrinfo(res);
 	if (fd < 0 && local == NULL && domain == AF_UNSPEC &&
 	    saved == EAFNOSUPPORT)
-		return net_listen(type, AF_INET, NULL, port, bind_dev, gai_err);
+		return net_listen(type, AF_INET, NULL, port, bind_dev, setopts,
+		    arg, gai_err);
 	if (fd < 0)
 		errno = saved;
 	return fd;

@@ -33,10 +33,11 @@ int net_dial(const struct net_dial_args *a, int *gai_err);
 /*
  * Listening socket on port; local NULL with AF_UNSPEC listens dual-stack
  * (IPv6 wildcard accepting IPv4-mapped peers, IPv4 if there is no IPv6).
- * For SOCK_DGRAM the socket is only bound.  -1 on failure.
+ * For SOCK_DGRAM the socket is only bound.  setopts (may be NULL) runs
+ * before bind.  -1 on failure.
  */
 int net_listen(int type, int domain, const char *local, int port,
-    const char *bind_dev, int *gai_err);
+    const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err);
 
 int net_set_nonblocking(int fd, int on);
 int net_set_nodelay(int fd);

@@ -21,6 +21,8 @@ struct iperf_proto_ops {
 	const char *name; /* "TCP", "UDP", "SCTP" */
 	unsigned int flags;
 	int default_blksize;
+	/* Client: the control connection is up (its MSS known); optional. */
+	int (*client_init)(struct iperf_test *test);
 	/* Server: make the data listener ready before CREATE_STREAMS; returns
 	 * the fd to watch for new streams, or -1. */
 	int (*listen)(struct iperf_test *test);
@@ -30,8 +32,9 @@ struct iperf_proto_ops {
 	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
 	/* Server: all streams are in; close/restore listeners. */
 	void (*listen_done)(struct iperf_test *test);
-	/* Client: open one data connection, cookie or hello included. */
-	int (*connect)(struct iperf_test *test);
+	/* Client: open data connection `index` (0-based creation order),
+	 * cookie or hello included; returns the socket or -1. */
+	int (*connect)(struct iperf_test *test, int index);
 	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
 	int (*stream_init)(struct iperf_stream *sp);
 	void (*stream_release)(struct iperf_stream *sp);

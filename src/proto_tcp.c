@@ -1,16 +1,174 @@
-/* proto_tcp.c - TCP transport (stub until implemented). */
+/* proto_tcp.c - the TCP transport: cookie-prefixed data connections. */
 #include "config.h"
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
-#include "iperf_api.h"
+#include "ctrl.h"
+#include "evloop.h"
+#include "iperf.h"
+#include "iperf_error.h"
+#include "net.h"
 #include "proto.h"
+#include "stream.h"
 #include "banned.h"
+
+/* Data connections have no connect timeout upstream; ours is bounded. */
+#define TCP_DATA_CONNECT_TIMEOUT_MS 30000
+
+static int
+tcp_setopts(int fd, int family, void *arg)
+{
+	return proto_def_sockopts(arg, fd, family);
+}
+
+/* Options that must be on the listening socket before the SYN arrives. */
+static int
+tcp_listen_setopts(int fd, int family, void *arg)
+{
+	struct iperf_test *test = arg;
+	const struct iperf_settings *s = &test->settings;
+	int w = s->socket_bufsize;
+
+	(void)family;
+	if (s->mss > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &s->mss,
+			      sizeof(s->mss)) == -1)
+		return iperf_fail(test, IESETMSS, errno);
+	if (w > 0 && (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) ==
+			     -1 ||
+			 setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)) == -1))
+		return iperf_fail(test, IESETBUF, errno);
+	return 0;
+}
+
+static int
+relisten(struct iperf_test *test, net_setopts_fn *setopts)
+{
+	int gai = 0, fd;
+
+	if (test->listener >= 0) {
+		evloop_del_fd(test->loop, test->listener);
+		close(test->listener);
+	}
+	test->listener = -1;
+	fd = net_listen(SOCK_STREAM, test->opt.domain, test->opt.bind_address,
+	    test->opt.server_port, test->opt.bind_dev, setopts, test, &gai);
+	if (fd == -1) {
+		if (test->err.code == 0 || setopts == NULL)
+			(void)(gai != 0 ? iperf_fail_gai(test, IESTREAMLISTEN, gai) :
+					  iperf_fail(test, IESTREAMLISTEN, errno));
+		return -1;
+	}
+	test->listener = fd;
+	return fd;
+}
+
+static int
+tcp_listen(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+
+	if (s->mss <= 0 && s->socket_bufsize <= 0)
+		return test->listener;
+	test->listener_tuned = 1;
+	return relisten(test, tcp_listen_setopts);
+}
+
+static void
+tcp_listen_done(struct iperf_test *test)
+{
+	if (!test->listener_tuned)
+		return;
+	test->listener_tuned = 0;
+	(void)relisten(test, NULL);
+}
+
+static int
+tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd;
+
+	*ready = 0;
+	do {
+		fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
+	} while (fd == -1 && errno == EINTR);
+	if (fd == -1)
+		return iperf_fail(test, IESTREAMACCEPT, errno);
+	if (proto_def_sockopts(test, fd, ss.ss_family) == -1 ||
+	    proto_def_check_window(test, fd) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int
+tcp_connect(struct iperf_test *test, int index)
+{
+	struct net_dial_args a;
+	int gai = 0, fd;
+
+	memset(&a, 0, sizeof(a));
+	a.type = SOCK_STREAM;
+	a.domain = test->opt.domain;
+	a.local = test->opt.bind_address;
+	a.local_port = test->opt.bind_port > 0 ? test->opt.bind_port + index : 0;
+	a.bind_dev = test->opt.bind_dev;
+	a.server = test->opt.server_hostname;
+	a.port = test->opt.server_port;
+	a.timeout_ms = test->opt.connect_timeout_ms >= 0 ?
+	    test->opt.connect_timeout_ms : TCP_DATA_CONNECT_TIMEOUT_MS;
+	a.setopts = tcp_setopts;
+	a.setopts_arg = test;
+	test->err.code = 0;
+	fd = net_dial(&a, &gai);
+	if (fd == -1) {
+		if (test->err.code != 0)
+			return -1;
+		return gai != 0 ? iperf_fail_gai(test, IESTREAMCONNECT, gai) :
+				  iperf_fail(test, IESTREAMCONNECT, errno);
+	}
+	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
+		IPERF_CTRL_FIRST_BYTE_US) == -1) {
+		int err = errno;
+		close(fd);
+		return iperf_fail(test, IESENDCOOKIE, err);
+	}
+	return fd;
+}
+
+static ssize_t
+tcp_send(struct iperf_stream *sp)
+{
+	return send(sp->socket, sp->buffer, sp->blksize, MSG_NOSIGNAL);
+}
+
+static ssize_t
+tcp_recv(struct iperf_stream *sp)
+{
+	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+
+	if (n > 0)
+		stream_count_rx(sp, (uint64_t)n);
+	return n;
+}
 
 const struct iperf_proto_ops proto_tcp = {
 	.id = SOCK_STREAM,
 	.name = "TCP",
 	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION,
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
+	.listen = tcp_listen,
+	.accept = tcp_accept,
+	.listen_done = tcp_listen_done,
+	.connect = tcp_connect,
+	.send = tcp_send,
+	.recv = tcp_recv,
 };

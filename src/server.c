@@ -1,8 +1,414 @@
-/* server.c - server state machine (stub until implemented). */
+/* server.c - the server state machine: parameters, streams, results. */
 #include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "ctrl.h"
+#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#include "iperf_time.h"
+#include "net.h"
+#include "params.h"
+#include "proto.h"
+#include "report.h"
 #include "server.h"
+#include "server_accept.h"
+#include "session.h"
+#include "stats.h"
+#include "stream.h"
+#include "test.h"
 #include "banned.h"
-int server_run(struct iperf_test *test) { return iperf_fail(test, IEUNIMP, 0) * 2; }
-void server_close_listener(struct iperf_test *test) { (void)test; }
+
+/* How long the server waits for the client's FIN after a test. */
+#define SERVER_DRAIN_TIMEOUT_US (2 * 1000000ULL)
+
+static void server_end(struct iperf_test *test);
+
+/* ---- parameters ---------------------------------------------------------- */
+
+static int
+server_check_policy(struct iperf_test *test)
+{
+	(void)test;
+	return 0;
+}
+
+static int
+server_open_data_listener(struct iperf_test *test)
+{
+	int fd = test->proto->listen(test);
+
+	if (fd == -1)
+		return -1;
+	if (fd != test->listener) {
+		test->prot_listener = fd;
+		if (evloop_add_fd(test->loop, fd, EV_READ, server_data_listener_cb,
+			test) == -1)
+			return iperf_fail(test, IESTREAMLISTEN, errno);
+	} else {
+		server_watch_listener(test);
+	}
+	return 0;
+}
+
+static int
+server_on_params(struct iperf_test *test, const char *json, size_t len)
+{
+	cJSON *doc = cJSON_ParseWithLength(json, len);
+	int rc;
+
+	if (doc == NULL)
+		return iperf_fail(test, IERECVPARAMS, 0);
+	rc = params_decode(test, doc);
+	cJSON_Delete(doc);
+	if (rc == -1)
+		return -1;
+	test->proto = proto_find(test->settings.protocol_id);
+	if (test->proto == NULL)
+		return iperf_fail(test, IEPROTOCOL, 0);
+	test_update_mode(test);
+	if (server_check_policy(test) == -1)
+		return -1;
+	test->reporter->on_params(test);
+	if (test->on_connect != NULL)
+		test->on_connect(test);
+	else
+		test->reporter->on_connect(test);
+	if (server_open_data_listener(test) == -1)
+		return -1;
+	test->streams_expected = test_total_streams(test);
+	test->streams_accepted = 0;
+	if (session_send_state(test, CREATE_STREAMS) == -1)
+		return -1;
+	session_expect_state(test);
+	return 0;
+}
+
+static int
+server_on_cookie(struct iperf_test *test, const char *cookie)
+{
+	memcpy(test->cookie, cookie, IPERF_COOKIE_SIZE);
+	test->cookie[IPERF_COOKIE_SIZE - 1] = '\0';
+	if (session_send_state(test, PARAM_EXCHANGE) == -1)
+		return -1;
+	test->ctrl_fail_code = IERECVPARAMS;
+	session_expect_json(test, CTRL_PARAMS_MAX_BYTES);
+	return 0;
+}
+
+/* ---- streams and the running test -------------------------------------- */
+
+static int
+safety_cb(struct timer *t, uint64_t now_us, void *arg)
+{
+	struct iperf_test *test = arg;
+
+	(void)t;
+	(void)now_us;
+	test->safety_timer = NULL;
+	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
+	test->sops->on_fail(test);
+	return 0;
+}
+
+int
+server_streams_ready(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+
+	if (test->prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->prot_listener);
+	}
+	if (test->proto->listen_done != NULL)
+		test->proto->listen_done(test);
+	server_watch_listener(test);
+	if (session_start_measuring(test) == -1)
+		return -1;
+	if (s->duration > 0) {
+		uint64_t d = (uint64_t)(s->duration + s->omit + IPERF_SERVER_GRACE_S) *
+		    USEC_PER_SEC;
+		test->safety_timer = evloop_add_timer(test->loop, d, 0, safety_cb,
+		    test);
+		if (test->safety_timer == NULL)
+			return iperf_fail(test, IENEWTIMER, ENOMEM);
+	}
+	if (session_send_state(test, TEST_START) == -1)
+		return -1;
+	if (test->on_test_start != NULL)
+		test->on_test_start(test);
+	else
+		test->reporter->on_test_start(test);
+	if (session_send_state(test, TEST_RUNNING) == -1)
+		return -1;
+	return stream_start_workers(test);
+}
+
+static int
+server_test_end(struct iperf_test *test)
+{
+	test->state = TEST_END;
+	session_collect_final(test);
+	test_close_stream_sockets(test);
+	if (session_send_state(test, EXCHANGE_RESULTS) == -1)
+		return -1;
+	test->ctrl_fail_code = IERECVRESULTS;
+	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
+	return 0;
+}
+
+static int
+server_on_results(struct iperf_test *test, const char *json, size_t len)
+{
+	if (session_apply_results(test, json, len) == -1)
+		return -1;
+	test->reporter->summary(test);
+	if (session_send_results(test) == -1)
+		return -1;
+	if (session_send_state(test, DISPLAY_RESULTS) == -1)
+		return -1;
+	session_expect_state(test);
+	return 0;
+}
+
+static int
+server_on_json(struct iperf_test *test, const char *json, size_t len)
+{
+	if (test->state == PARAM_EXCHANGE)
+		return server_on_params(test, json, len);
+	if (test->state == EXCHANGE_RESULTS)
+		return server_on_results(test, json, len);
+	return iperf_fail(test, IEMESSAGE, 0);
+}
+
+static int
+server_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
+{
+	(void)m;
+	return iperf_fail(test, IEMESSAGE, 0);
+}
+
+/* The running test stops early: partial figures and a summary. */
+static void
+server_partial_summary(struct iperf_test *test)
+{
+	if (test->state != TEST_RUNNING)
+		return;
+	session_collect_final(test);
+	test->reporter->summary(test);
+}
+
+static int
+server_client_done(struct iperf_test *test)
+{
+	if (test->state != DISPLAY_RESULTS)
+		server_partial_summary(test);
+	test->state = IPERF_DONE;
+	server_end(test);
+	return 0;
+}
+
+static int
+server_client_terminated(struct iperf_test *test)
+{
+	server_partial_summary(test);
+	test->state = CLIENT_TERMINATE;
+	test->abort = ABORT_PEER_TERM;
+	test->reporter->error(test, "the client has terminated");
+	server_end(test);
+	return 0;
+}
+
+static int
+server_ignore(struct iperf_test *test)
+{
+	(void)test;
+	return 0;
+}
+
+static const struct ctrl_transition server_fsm[] = {
+	{ TEST_START, CTRL_ANY, server_ignore },
+	{ TEST_END, TEST_RUNNING, server_test_end },
+	{ IPERF_DONE, CTRL_ANY, server_client_done },
+	{ CLIENT_TERMINATE, CTRL_ANY, server_client_terminated },
+};
+
+/* ---- failures and checks ------------------------------------------------ */
+
+static void
+server_fail(struct iperf_test *test)
+{
+	int closed = test->err.code == IECTRLCLOSE;
+
+	if (test->done)
+		return;
+	server_partial_summary(test);
+	if (closed) {
+		test->abort = ABORT_PEER_CLOSED;
+		test->reporter->error(test,
+		    "the client has unexpectedly closed the connection");
+	} else {
+		test->abort = ABORT_ERROR;
+		if (test->ctrl_sck >= 0 && !test->ctrl_eof)
+			(void)ctrl_send_server_error(test->ctrl_sck,
+			    test->err.code, test->err.sys_errno);
+		session_report_failure(test);
+	}
+	server_end(test);
+}
+
+static void
+server_interrupt(struct iperf_test *test)
+{
+	char msg[128];
+	int sig = test->interrupt_sig;
+
+	if (test->ctrl_sck >= 0) {
+		server_partial_summary(test);
+		(void)ctrl_send_state(test->ctrl_sck, SERVER_TERMINATE);
+	}
+	test->abort = ABORT_INTERRUPT;
+	iperf_fail(test, IESERVERTERM, 0);
+	if (sig > 0)
+		(void)snprintf(msg, sizeof(msg),
+		    "interrupt - the server has terminated by signal %s(%d)",
+		    strsignal(sig), sig);
+	else
+		(void)snprintf(msg, sizeof(msg),
+		    "interrupt - the server has terminated");
+	test->reporter->error(test, msg);
+	server_end(test);
+}
+
+/* Receive watchdog: no progress for --rcv-timeout drops the client. */
+static void
+server_check(struct iperf_test *test)
+{
+	uint64_t now = evloop_now(test->loop);
+	uint64_t limit = (uint64_t)test->opt.rcv_timeout_ms * 1000;
+	struct iperf_stream *sp;
+
+	server_expire_pending(test, now);
+	if (test->ctrl_sck < 0 || limit == 0)
+		return;
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		struct stream_live l;
+
+		if (sp->sender)
+			continue;
+		stream_snapshot(sp, &l);
+		if (l.last_rx_us > test->progress_us)
+			test->progress_us = l.last_rx_us;
+	}
+	if (test->state == TEST_RUNNING && test->mode == MODE_SENDER)
+		return; /* nothing to receive; the safety timer bounds it */
+	if (ctrl_last_progress(test->ctrl) > test->progress_us)
+		test->progress_us = ctrl_last_progress(test->ctrl);
+	if (now > test->progress_us && now - test->progress_us > limit) {
+		iperf_fail(test, IENOMSG, 0);
+		server_fail(test);
+	}
+}
+
+static const struct session_ops server_ops = {
+	.table = server_fsm,
+	.table_len = sizeof(server_fsm) / sizeof(server_fsm[0]),
+	.on_json = server_on_json,
+	.on_errints = server_on_errints,
+	.on_cookie = server_on_cookie,
+	.on_fail = server_fail,
+	.on_interrupt = server_interrupt,
+	.on_check = server_check,
+	.on_tick = NULL,
+};
+
+const struct session_ops *
+server_session_ops(void)
+{
+	return &server_ops;
+}
+
+/* ---- run ----------------------------------------------------------------- */
+
+static void
+server_end(struct iperf_test *test)
+{
+	server_drop_pending(test);
+	stream_stop_workers(test, 1);
+	test_close_stream_sockets(test);
+	if (test->prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->prot_listener);
+		close(test->prot_listener);
+		test->prot_listener = -1;
+	}
+	if (test->listener_tuned && test->proto->listen_done != NULL)
+		test->proto->listen_done(test);
+	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US);
+	test->capture_output = 0;
+	test->done = 1;
+	if (test->on_test_finish != NULL)
+		test->on_test_finish(test);
+	if (test->json_top != NULL || !test->opt.json_output)
+		test->reporter->finish(test);
+}
+
+static int
+server_listen(struct iperf_test *test)
+{
+	int gai = 0;
+
+	if (test->listener >= 0)
+		return 0;
+	test->listener = net_listen(SOCK_STREAM, test->opt.domain,
+	    test->opt.bind_address, test->opt.server_port, test->opt.bind_dev,
+	    NULL, NULL, &gai);
+	if (test->listener == -1)
+		return gai != 0 ? iperf_fail_gai(test, IELISTEN, gai) :
+				  iperf_fail(test, IELISTEN, errno);
+	return 0;
+}
+
+int
+server_run(struct iperf_test *test)
+{
+	test->sops = &server_ops;
+	test->opt.role = 's';
+	test->state = IPERF_START;
+	test->done = 0;
+	if (session_open(test) == -1 || server_listen(test) == -1) {
+		test->reporter->begin(test);
+		session_report_failure(test);
+		test->reporter->finish(test);
+		return -2;
+	}
+	test->server_test_number++;
+	test->reporter->server_listening(test);
+	server_watch_listener(test);
+	if (test->check_timer == NULL)
+		test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+		    USEC_PER_SEC, session_check_cb, test);
+	session_run(test);
+	server_unwatch_listener(test);
+	if (test->abort == ABORT_INTERRUPT)
+		return -1;
+	return test->abort == ABORT_ERROR ? -1 : 0;
+}
+
+void
+server_close_listener(struct iperf_test *test)
+{
+	if (test->listener >= 0) {
+		if (test->loop != NULL)
+			evloop_del_fd(test->loop, test->listener);
+		close(test->listener);
+	}
+	test->listener = -1;
+}

@@ -50,6 +50,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	sp->test = test;
 	sp->socket = sock;
 	sp->sender = sender;
+	sp->datagram = (test->proto->flags & PROTO_F_DATAGRAM) != 0;
 	sp->blksize = (size_t)test->settings.blksize;
 	sp->buffer = malloc(sp->blksize > 0 ? sp->blksize : 1);
 	if (sp->buffer == NULL) {
@@ -136,6 +137,20 @@ stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks)
 	pthread_mutex_lock(&sp->lock);
 	sp->live.bytes += bytes;
 	sp->live.blocks += blocks;
+	if (sp->datagram)
+		sp->live.packets += blocks;
+	pthread_mutex_unlock(&sp->lock);
+}
+
+void
+stream_count_rx(struct iperf_stream *sp, uint64_t bytes)
+{
+	uint64_t now = iperf_time_now_us();
+
+	pthread_mutex_lock(&sp->lock);
+	sp->live.bytes += bytes;
+	sp->live.blocks = sp->blksize > 0 ? sp->live.bytes / sp->blksize : 0;
+	sp->live.last_rx_us = now;
 	pthread_mutex_unlock(&sp->lock);
 }
 

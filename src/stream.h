@@ -78,6 +78,7 @@ struct iperf_stream {
 	int id;      /* 1, 3, 4, 5, ... (wire ids) */
 	int socket;
 	int sender;  /* this end sends on the stream */
+	int datagram; /* message-oriented transport: blocks are packets */
 	void *proto_ctx;
 	char *buffer;
 	size_t blksize;
@@ -131,5 +132,7 @@ void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
 
 /* Worker-side counter updates (take the lock). */
 void stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks);
+/* Received bytes: counts them and notes the time of arrival. */
+void stream_count_rx(struct iperf_stream *sp, uint64_t bytes);
 
 #endif /* IPERF_STREAM_H */

@@ -175,6 +175,19 @@ test_end_condition_met(struct iperf_test *test)
 }
 
 void
+test_close_stream_sockets(struct iperf_test *test)
+{
+	struct iperf_stream *sp;
+
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		if (sp->socket >= 0 && !sp->thread_started) {
+			close(sp->socket);
+			sp->socket = -1;
+		}
+	}
+}
+
+void
 test_free_streams(struct iperf_test *test)
 {
 	struct iperf_stream *sp = test->streams;

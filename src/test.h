@@ -30,6 +30,8 @@ void test_limit_rebase(struct iperf_test *test); /* at the end of omit */
 /* Client end condition: bytes/blocks sent or received reached. */
 int test_end_condition_met(struct iperf_test *test);
 
+/* Close the data sockets but keep the streams' figures. */
+void test_close_stream_sockets(struct iperf_test *test);
 /* Close and free all streams. */
 void test_free_streams(struct iperf_test *test);
 /* Cancel the test's timers. */

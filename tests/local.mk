@@ -16,3 +16,9 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
 endif
+
+# Shell tests run with the build tree's programs.
+AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; srcdir='$(srcdir)/tests'; \
+	export top_builddir srcdir;
+TESTS += %reldir%/interop.test
+EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py

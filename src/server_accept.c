@@ -1,0 +1,265 @@
+/* server_accept.c - listeners, cookie checks and busy answers. */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctrl.h"
+#include "evloop.h"
+#include "iperf.h"
+#include "iperf_error.h"
+#include "iperf_time.h"
+#include "net.h"
+#include "proto.h"
+#include "report.h"
+#include "server_accept.h"
+#include "session.h"
+#include "stream.h"
+#include "test.h"
+#include "banned.h"
+
+/* A data connection whose cookie has not fully arrived yet. */
+struct pending_conn {
+	int fd;
+	unsigned char buf[IPERF_COOKIE_SIZE];
+	size_t len;
+	uint64_t start_us;
+	struct pending_conn *next;
+};
+
+static void
+deny(int fd)
+{
+	unsigned char b = (unsigned char)(signed char)ACCESS_DENIED;
+
+	(void)net_set_nonblocking(fd, 1);
+	(void)send(fd, &b, 1, MSG_NOSIGNAL);
+	close(fd);
+}
+
+static void
+note_buffer_sizes(struct iperf_test *test, int fd)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+		test->sndbuf_actual = v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
+		test->rcvbuf_actual = v;
+}
+
+static void
+accept_control(struct iperf_test *test, int fd,
+    const struct sockaddr_storage *ss)
+{
+	test->ctrl_sck = fd;
+	test->peer_addr = *ss;
+	net_format_addr(ss, test->peer_host, sizeof(test->peer_host),
+	    &test->peer_port);
+	test->mapped_v4 = net_is_mapped_v4(ss);
+	(void)net_set_nodelay(fd);
+	note_buffer_sizes(test, test->listener);
+	test->capture_output = 1;
+	test->progress_us = evloop_now(test->loop);
+	test->reporter->begin(test);
+	if (session_attach_ctrl(test, server_session_ops()) == -1) {
+		test->sops->on_fail(test);
+		return;
+	}
+	session_expect_cookie(test);
+}
+
+static void
+pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg);
+
+static void
+accept_data_candidate(struct iperf_test *test, int listen_fd)
+{
+	struct pending_conn *pc;
+	int ready = 0;
+	int fd = test->proto->accept(test, listen_fd, &ready);
+
+	if (fd == -1) {
+		test->err.code = 0; /* a failed candidate does not end the test */
+		return;
+	}
+	if (ready) {
+		if (server_add_stream(test, fd) == -1)
+			test->sops->on_fail(test);
+		return;
+	}
+	pc = calloc(1, sizeof(*pc));
+	if (pc == NULL || net_set_nonblocking(fd, 1) == -1 ||
+	    evloop_add_fd(test->loop, fd, EV_READ, pending_cb, test) == -1) {
+		free(pc);
+		close(fd);
+		return;
+	}
+	pc->fd = fd;
+	pc->start_us = evloop_now(test->loop);
+	pc->next = test->pending;
+	test->pending = pc;
+}
+
+static void
+listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
+{
+	struct iperf_test *test = arg;
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int nfd;
+
+	(void)loop;
+	(void)events;
+	if (test->state == CREATE_STREAMS && test->prot_listener < 0 &&
+	    (test->proto->flags & PROTO_F_COOKIE)) {
+		accept_data_candidate(test, fd);
+		return;
+	}
+	nfd = accept(fd, (struct sockaddr *)&ss, &len);
+	if (nfd == -1)
+		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
+	if (test->ctrl_sck >= 0 || test->done) {
+		deny(nfd);
+		return;
+	}
+	accept_control(test, nfd, &ss);
+}
+
+void
+server_watch_listener(struct iperf_test *test)
+{
+	if (test->listener >= 0)
+		(void)evloop_add_fd(test->loop, test->listener, EV_READ,
+		    listener_cb, test);
+}
+
+void
+server_unwatch_listener(struct iperf_test *test)
+{
+	if (test->listener >= 0 && test->loop != NULL)
+		evloop_del_fd(test->loop, test->listener);
+}
+
+static void
+unlink_pending(struct iperf_test *test, struct pending_conn *pc)
+{
+	struct pending_conn **pp = &test->pending;
+
+	while (*pp != NULL && *pp != pc)
+		pp = &(*pp)->next;
+	if (*pp == pc)
+		*pp = pc->next;
+	evloop_del_fd(test->loop, pc->fd);
+}
+
+static void
+pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
+{
+	struct iperf_test *test = arg;
+	struct pending_conn *pc;
+	ssize_t n;
+
+	(void)loop;
+	(void)events;
+	for (pc = test->pending; pc != NULL && pc->fd != fd; pc = pc->next)
+		;
+	if (pc == NULL)
+		return;
+	n = recv(fd, pc->buf + pc->len, sizeof(pc->buf) - pc->len, 0);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0)
+		pc->len += (size_t)n;
+	if (n > 0 && pc->len < sizeof(pc->buf))
+		return;
+	unlink_pending(test, pc);
+	/* Compared as C strings, bounded to the cookie size (as peers do). */
+	if (n > 0 && test->state == CREATE_STREAMS &&
+	    strncmp((const char *)pc->buf, test->cookie, IPERF_COOKIE_SIZE) == 0 &&
+	    net_set_nonblocking(fd, 0) == 0) {
+		free(pc);
+		if (server_add_stream(test, fd) == -1)
+			test->sops->on_fail(test);
+		return;
+	}
+	deny(fd);
+	free(pc);
+}
+
+void
+server_expire_pending(struct iperf_test *test, uint64_t now_us)
+{
+	struct pending_conn *pc = test->pending, *next;
+
+	for (; pc != NULL; pc = next) {
+		next = pc->next;
+		if (now_us - pc->start_us < IPERF_CTRL_FIRST_BYTE_US)
+			continue;
+		unlink_pending(test, pc);
+		deny(pc->fd);
+		free(pc);
+	}
+}
+
+void
+server_drop_pending(struct iperf_test *test)
+{
+	while (test->pending != NULL) {
+		struct pending_conn *pc = test->pending;
+
+		unlink_pending(test, pc);
+		close(pc->fd);
+		free(pc);
+	}
+}
+
+void
+server_data_listener_cb(struct evloop *loop, int fd, unsigned int events,
+    void *arg)
+{
+	struct iperf_test *test = arg;
+
+	(void)loop;
+	(void)events;
+	if (test->state != CREATE_STREAMS)
+		return;
+	accept_data_candidate(test, fd);
+}
+
+int
+server_add_stream(struct iperf_test *test, int fd)
+{
+	int index = test->streams_accepted;
+	struct iperf_stream *sp;
+
+	if (index >= test->streams_expected) {
+		deny(fd);
+		return 0;
+	}
+	sp = stream_new(test, fd, test_stream_is_sender(test, index));
+	if (sp == NULL) {
+		close(fd);
+		return iperf_fail(test, IECREATESTREAM, ENOMEM);
+	}
+	stream_add(test, sp);
+	if (test->proto->stream_init != NULL && test->proto->stream_init(sp) == -1)
+		return -1;
+	if (index == 0 && (test->proto->flags & PROTO_F_DATAGRAM))
+		note_buffer_sizes(test, fd);
+	if (test->on_new_stream != NULL)
+		test->on_new_stream(sp);
+	else
+		test->reporter->on_new_stream(sp);
+	test->streams_accepted++;
+	test->progress_us = evloop_now(test->loop);
+	if (test->streams_accepted == test->streams_expected)
+		return server_streams_ready(test);
+	return 0;
+}

@@ -1,0 +1,29 @@
+/*
+ * server_accept.h - the server's listening sockets: the control connection,
+ * cookie-checked data connections (read without blocking the loop), UDP
+ * data listeners, and ACCESS_DENIED for everyone else.
+ */
+#ifndef IPERF_SERVER_ACCEPT_H
+#define IPERF_SERVER_ACCEPT_H
+
+#include <stdint.h>
+
+struct evloop;
+struct iperf_test;
+struct session_ops;
+
+void server_watch_listener(struct iperf_test *test);
+void server_unwatch_listener(struct iperf_test *test);
+void server_data_listener_cb(struct evloop *loop, int fd, unsigned int events,
+    void *arg);
+/* A stream socket passed its checks: create the stream. 0 or -1. */
+int server_add_stream(struct iperf_test *test, int fd);
+/* Close data connections whose cookie did not arrive within 10 s. */
+void server_expire_pending(struct iperf_test *test, uint64_t now_us);
+void server_drop_pending(struct iperf_test *test);
+
+/* From server.c */
+const struct session_ops *server_session_ops(void);
+int server_streams_ready(struct iperf_test *test);
+
+#endif /* IPERF_SERVER_ACCEPT_H */

@@ -1,0 +1,34 @@
+/*
+ * udp_acct.h - receiver accounting for UDP streams, as pure code (no
+ * socket, no clock): loss, out-of-order/duplicates, sequence wrap, and
+ * RFC 1889 jitter (signed transit difference, gain 1/16).
+ */
+#ifndef IPERF_UDP_ACCT_H
+#define IPERF_UDP_ACCT_H
+
+#include <stdint.h>
+
+struct udp_acct {
+	uint64_t hi;     /* highest sequence seen (64-bit, unwrapped) */
+	int64_t lost;    /* gaps, minus late arrivals */
+	uint64_t ooo;    /* late or duplicate datagrams */
+	double jitter;   /* seconds */
+	int64_t prev_transit_us;
+	int have_prev;   /* prev_transit is valid */
+	uint64_t packets; /* datagrams accounted */
+};
+
+void udp_acct_init(struct udp_acct *a);
+/*
+ * One datagram: seq as read from the wire (a 32-bit counter is widened
+ * relative to the highest sequence seen, so its wrap is not a loss),
+ * the sender's timestamp and our arrival time in microseconds.
+ */
+void udp_acct_update(struct udp_acct *a, uint64_t seq, int counters64,
+    int64_t sent_us, int64_t arrival_us);
+/* End of the omit period: jitter restarts (sequence figures continue). */
+void udp_acct_omit_reset(struct udp_acct *a);
+/* Widen a 32-bit sequence number to the value nearest to `hi`. */
+uint64_t udp_seq_unwrap32(uint32_t seq, uint64_t hi);
+
+#endif /* IPERF_UDP_ACCT_H */

@@ -1,0 +1,59 @@
+/* udp_wire.c - UDP header and hello (see udp_wire.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "ctrl.h"
+#include "udp_wire.h"
+#include "banned.h"
+
+const unsigned char udp_hello_client[UDP_HELLO_LEN] = { 0x39, 0x38, 0x37,
+	0x36 };
+const unsigned char udp_hello_reply[UDP_HELLO_LEN] = { 0x36, 0x37, 0x38,
+	0x39 };
+/* 987654321 as a little-endian host integer (servers up to 3.11). */
+static const unsigned char udp_reply_legacy[UDP_HELLO_LEN] = { 0xb1, 0x68,
+	0xde, 0x3a };
+
+size_t
+udp_header_len(int counters64)
+{
+	return counters64 ? UDP_HDR_LEN_64 : UDP_HDR_LEN_32;
+}
+
+int
+udp_header_encode(unsigned char *buf, size_t len, const struct udp_header *h,
+    int counters64)
+{
+	if (len < udp_header_len(counters64))
+		return -1;
+	put_be32(buf, h->sec);
+	put_be32(buf + 4, h->usec);
+	if (counters64)
+		put_be64(buf + 8, h->seq);
+	else
+		put_be32(buf + 8, (uint32_t)h->seq);
+	return 0;
+}
+
+int
+udp_header_decode(const unsigned char *buf, size_t len, struct udp_header *h,
+    int counters64)
+{
+	if (len < udp_header_len(counters64))
+		return -1;
+	h->sec = get_be32(buf);
+	h->usec = get_be32(buf + 4);
+	h->seq = counters64 ? get_be64(buf + 8) : get_be32(buf + 8);
+	return 0;
+}
+
+int
+udp_hello_is_reply(const unsigned char *buf, size_t len)
+{
+	if (len < UDP_HELLO_LEN)
+		return 0;
+	return memcmp(buf, udp_hello_reply, UDP_HELLO_LEN) == 0 ||
+	    memcmp(buf, udp_reply_legacy, UDP_HELLO_LEN) == 0 ||
+	    memcmp(buf, udp_hello_client, UDP_HELLO_LEN) == 0;
+}

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Interop tests: our iperf3 against the stock iperf3, both roles, loopback.
+
+For every case, our client runs against the stock server and the stock
+client runs against our server (on 127.0.0.1, and a subset on ::1).  Both
+ends run with -J so the figures can be compared:
+
+  * both exit codes are 0;
+  * the byte counts agree: wherever both documents carry a figure for the
+    same direction (sum_sent / sum_received and their bidir variants), the
+    values are equal, and the receiving side moved data;
+  * our -J document has the same key paths as the stock client's document
+    for the same case, apart from the keys iperf3 added after 3.12.
+
+Every process is bounded by a timeout and killed on the way out.
+Usage: interop.py OURS STOCK [case-filter]
+"""
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+# Keys 3.13-3.21 added (spec surface.md 3.7); the stock peer may be 3.12.
+ADDED_AFTER_312 = {
+    "start.fq_rate", "start.test_start.bidir", "start.test_start.fqrate",
+    "start.test_start.interval", "start.test_start.gso",
+    "start.test_start.gro", "start.timestamp.timemillisecs",
+    "intervals[].streams[].reorder", "end.streams[].sender.reorder",
+}
+
+# name, client arguments, address family filter (None = v4 only)
+TCP_CASES = [
+    ("tcp", ["-t", "1"], True),
+    ("tcp-R", ["-t", "1", "-R"], True),
+    ("tcp-bidir", ["-t", "1", "--bidir"], False),
+    ("tcp-P4", ["-t", "1", "-P", "4"], False),
+    ("tcp-n20M", ["-n", "20M"], False),
+    ("tcp-k300", ["-k", "300"], False),
+    ("tcp-O1", ["-t", "1", "-O", "1"], False),
+    ("tcp-i0.5", ["-t", "1", "-i", "0.5"], False),
+    ("tcp-get-server-output", ["-t", "1", "--get-server-output"], False),
+]
+
+CASE_TIMEOUT = 30
+
+
+def free_port(family):
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.bind(("::1" if family == socket.AF_INET6 else "127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def key_paths(obj, prefix=""):
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = f"{prefix}.{k}" if prefix else k
+            out.add(p)
+            out |= key_paths(v, p)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= key_paths(v, prefix + "[]")
+    return out
+
+
+def wait_listening(addr, port, proc, deadline):
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        # Probe the port without connecting (a connect would count as a
+        # client): the server is up once the port is bound.
+        with socket.socket(fam, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind((addr, port))
+            except OSError:
+                return True
+        time.sleep(0.05)
+    return False
+
+
+def run_pair(server_bin, client_bin, addr, args):
+    """Run one test; returns (client_rc, server_rc, client_json, server_json, err)."""
+    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
+    port = free_port(fam)
+    srv = subprocess.Popen([server_bin, "-s", "-1", "-J", "-B", addr,
+                            "-p", str(port)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        if not wait_listening(addr, port, srv, time.time() + 5):
+            return None, None, None, None, "server did not start"
+        try:
+            cli = subprocess.run([client_bin, "-c", addr, "-p", str(port),
+                                  "-J"] + args, capture_output=True,
+                                 timeout=CASE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            return None, None, None, None, "client timed out"
+        try:
+            sout, serr = srv.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            return cli.returncode, None, None, None, "server did not exit"
+        try:
+            cj = json.loads(cli.stdout)
+            sj = json.loads(sout)
+        except ValueError as e:
+            return cli.returncode, srv.returncode, None, None, \
+                f"bad JSON: {e}; client stderr={cli.stderr[:300]!r} " \
+                f"server stderr={serr[:300]!r}"
+        return cli.returncode, srv.returncode, cj, sj, None
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+
+
+SUM_KEYS = ["sum_sent", "sum_received", "sum_sent_bidir_reverse",
+            "sum_received_bidir_reverse"]
+
+
+def check_bytes(cj, sj):
+    """Figures both documents carry for a direction must be equal."""
+    problems, compared = [], 0
+    ce, se = cj.get("end", {}), sj.get("end", {})
+    for k in SUM_KEYS:
+        if k not in ce or k not in se:
+            continue
+        cb, sb = ce[k].get("bytes", 0), se[k].get("bytes", 0)
+        if cb and sb:
+            compared += 1
+            if cb != sb:
+                problems.append(f"{k}: client says {cb}, server says {sb}")
+    rcv = [ce.get(k, {}).get("bytes", 0)
+           for k in ("sum_received", "sum_received_bidir_reverse")]
+    if not any(rcv):
+        problems.append("no bytes received")
+    if compared == 0:
+        problems.append("no direction reported by both ends")
+    return problems
+
+
+def check_keys(ours, stock):
+    po, ps = key_paths(ours), key_paths(stock)
+    extra = sorted(po - ps - ADDED_AFTER_312)
+    missing = sorted(ps - po)
+    probs = []
+    if extra:
+        probs.append(f"keys only in ours: {extra[:8]}")
+    if missing:
+        probs.append(f"keys missing from ours: {missing[:8]}")
+    return probs
+
+
+def main():
+    ours, stock = sys.argv[1], sys.argv[2]
+    filt = sys.argv[3] if len(sys.argv) > 3 else ""
+    have_v6 = socket.has_ipv6
+    passed = failed = 0
+    for name, args, v6 in TCP_CASES:
+        if filt and filt not in name:
+            continue
+        ref = run_pair(stock, stock, "127.0.0.1", args)
+        addrs = ["127.0.0.1"] + (["::1"] if v6 and have_v6 else [])
+        for addr in addrs:
+            for role, sbin, cbin in (("ours->stock", stock, ours),
+                                     ("stock->ours", ours, stock)):
+                t0 = time.time()
+                crc, src, cj, sj, err = run_pair(sbin, cbin, addr, args)
+                probs = [err] if err else []
+                if not err:
+                    if crc != 0:
+                        probs.append(f"client exit {crc}")
+                    if src != 0:
+                        probs.append(f"server exit {src}")
+                    probs += check_bytes(cj, sj)
+                    if ref[2] is not None:
+                        mine = cj if role == "ours->stock" else sj
+                        theirs = ref[2] if role == "ours->stock" else ref[3]
+                        probs += check_keys(mine, theirs)
+                label = f"{name} {role} {addr} ({' '.join(args)})"
+                dt = time.time() - t0
+                if probs:
+                    failed += 1
+                    print(f"FAIL: {label} [{dt:.1f}s]: " + "; ".join(probs))
+                else:
+                    passed += 1
+                    print(f"PASS: {label} [{dt:.1f}s]")
+                sys.stdout.flush()
+    print(f"interop: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
