@@ -3,7 +3,10 @@
 if HAVE_CHECK
 CHECK_SUITES = \
 	%reldir%/check_units \
-	%reldir%/check_timer
+	%reldir%/check_timer \
+	%reldir%/check_udp \
+	%reldir%/check_ctrl \
+	%reldir%/check_params
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -15,6 +18,15 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_SOURCES = %reldir%/check_timer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_params_SOURCES = %reldir%/check_params.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_params_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_params_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_ctrl_SOURCES = %reldir%/check_ctrl.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_ctrl_LDADD = $(SUITE_LDADD)
 endif
 
 # Shell tests run with the build tree's programs.

@@ -1,0 +1,420 @@
+/* check_params.c - parameter and result documents (pure JSON <-> settings). */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "check_main.h"
+#include "iperf.h"
+#include "json.h"
+#include "params.h"
+#include "proto.h"
+#include "stream.h"
+
+static struct iperf_test *t;
+
+static void
+setup(void)
+{
+	t = iperf_new_test();
+	ck_assert_ptr_nonnull(t);
+	iperf_defaults(t);
+}
+
+static void
+teardown(void)
+{
+	iperf_free_test(t);
+}
+
+static char *
+encode(void)
+{
+	cJSON *j = params_encode(t);
+	char *s;
+
+	ck_assert_ptr_nonnull(j);
+	s = cJSON_PrintUnformatted(j);
+	cJSON_Delete(j);
+	return s;
+}
+
+START_TEST(encodes_the_minimal_tcp_document_in_upstream_order)
+{
+	char *s;
+
+	t->settings.duration = 2;
+	s = encode();
+	ck_assert_str_eq(s, "{\"tcp\":true,\"omit\":0,\"time\":2,\"num\":0,"
+			    "\"blockcount\":0,\"parallel\":1,\"len\":131072,"
+			    "\"pacing_timer\":1000,\"client_version\":\"3.21\"}");
+	free(s);
+}
+END_TEST
+
+START_TEST(encodes_many_options_in_upstream_order)
+{
+	char *s;
+
+	t->settings.duration = 2;
+	t->settings.omit = 1;
+	t->settings.server_affinity = 0;
+	t->settings.mss = 1400;
+	t->settings.no_delay = 1;
+	t->settings.socket_bufsize = 262144;
+	t->settings.blksize = 65536;
+	t->settings.rate = 2000000;
+	t->settings.fqrate = 5000000;
+	t->settings.pacing_timer = 500;
+	t->settings.burst = 2;
+	t->settings.tos = 16;
+	t->settings.title = strdup("mytitle");
+	t->settings.extra_data = strdup("xyz");
+	t->settings.congestion = strdup("cubic");
+	t->settings.get_server_output = 1;
+	t->settings.repeating_payload = 1;
+	t->settings.zerocopy = 1;
+	s = encode();
+	ck_assert_str_eq(s, "{\"tcp\":true,\"omit\":1,\"server_affinity\":0,"
+	    "\"time\":2,\"num\":0,\"blockcount\":0,\"MSS\":1400,\"nodelay\":true,"
+	    "\"parallel\":1,\"window\":262144,\"len\":65536,\"bandwidth\":2000000,"
+	    "\"fqrate\":5000000,\"pacing_timer\":500,\"burst\":2,\"TOS\":16,"
+	    "\"title\":\"mytitle\",\"extra_data\":\"xyz\",\"congestion\":\"cubic\","
+	    "\"get_server_output\":1,\"repeating_payload\":1,\"zerocopy\":1,"
+	    "\"client_version\":\"3.21\"}");
+	free(s);
+}
+END_TEST
+
+START_TEST(encodes_udp_with_offload_keys)
+{
+	char *s;
+
+	t->settings.protocol_id = SOCK_DGRAM;
+	t->settings.omit = 1;
+	t->settings.duration = 2;
+	t->settings.num_streams = 2;
+	t->settings.blksize = 1000;
+	t->settings.rate = 1000000;
+	s = encode();
+	ck_assert_str_eq(s, "{\"udp\":true,\"omit\":1,\"time\":2,\"num\":0,"
+	    "\"blockcount\":0,\"parallel\":2,\"len\":1000,\"bandwidth\":1000000,"
+	    "\"pacing_timer\":1000,\"gso\":0,\"gso_dg_size\":0,"
+	    "\"gso_bf_size\":65507,\"gro\":0,\"gro_bf_size\":65507,"
+	    "\"client_version\":\"3.21\"}");
+	free(s);
+}
+END_TEST
+
+START_TEST(never_sends_flags_as_false_or_zero)
+{
+	char *s = encode();
+
+	ck_assert_ptr_null(strstr(s, "false"));
+	ck_assert_ptr_null(strstr(s, "reverse"));
+	ck_assert_ptr_null(strstr(s, "get_server_output"));
+	ck_assert_ptr_null(strstr(s, "udp_counters_64bit"));
+	ck_assert_ptr_null(strstr(s, "bandwidth"));
+	free(s);
+}
+END_TEST
+
+START_TEST(bidir_wins_over_reverse_when_encoding)
+{
+	char *s;
+
+	t->settings.reverse = 1;
+	t->settings.bidirectional = 1;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"bidirectional\":true"));
+	ck_assert_ptr_null(strstr(s, "\"reverse\""));
+	free(s);
+}
+END_TEST
+
+static int
+decode(const char *json)
+{
+	cJSON *j = cJSON_Parse(json);
+	int rc;
+
+	ck_assert_ptr_nonnull(j);
+	rc = params_decode(t, j);
+	cJSON_Delete(j);
+	return rc;
+}
+
+START_TEST(decodes_a_312_document)
+{
+	ck_assert_int_eq(decode("{\"tcp\":true,\"omit\":0,\"time\":2,\"num\":0,"
+	    "\"blockcount\":0,\"parallel\":3,\"len\":131072,\"bandwidth\":4000000,"
+	    "\"pacing_timer\":1000,\"reverse\":true,\"client_version\":\"3.12\"}"),
+	    0);
+	ck_assert_int_eq(t->settings.protocol_id, SOCK_STREAM);
+	ck_assert_int_eq(t->settings.duration, 2);
+	ck_assert_int_eq(t->settings.num_streams, 3);
+	ck_assert_uint_eq(t->settings.rate, 4000000);
+	ck_assert_int_eq(t->settings.reverse, 1);
+	ck_assert_str_eq(t->settings.client_version, "3.12");
+}
+END_TEST
+
+START_TEST(presence_flags_are_on_whatever_their_value)
+{
+	ck_assert_int_eq(decode("{\"udp\":true,\"len\":1400,"
+	    "\"get_server_output\":0,\"udp_counters_64bit\":0,\"nodelay\":false,"
+	    "\"zerocopy\":0}"), 0);
+	ck_assert_int_eq(t->settings.protocol_id, SOCK_DGRAM);
+	ck_assert_int_eq(t->settings.get_server_output, 1);
+	ck_assert_int_eq(t->settings.udp_counters_64bit, 1);
+	ck_assert_int_eq(t->settings.no_delay, 1);
+	ck_assert_int_eq(t->settings.zerocopy, 0);
+}
+END_TEST
+
+START_TEST(wrong_types_are_ignored)
+{
+	ck_assert_int_eq(decode("{\"time\":\"5\",\"parallel\":[1],"
+	    "\"reverse\":1,\"title\":7,\"udp\":\"yes\"}"), 0);
+	ck_assert_int_eq(t->settings.duration, 10);
+	ck_assert_int_eq(t->settings.num_streams, 1);
+	ck_assert_int_eq(t->settings.reverse, 0);
+	ck_assert_ptr_null(t->settings.title);
+	ck_assert_int_eq(t->settings.protocol_id, SOCK_STREAM);
+}
+END_TEST
+
+START_TEST(missing_keys_keep_server_defaults)
+{
+	ck_assert_int_eq(decode("{}"), 0);
+	ck_assert_int_eq(t->settings.duration, 10);
+	ck_assert_int_eq(t->settings.num_streams, 1);
+	ck_assert_int_eq(t->settings.blksize, 131072);
+}
+END_TEST
+
+struct range_case {
+	const char *json;
+	int code;
+};
+
+static const struct range_case range_cases[] = {
+	{ "{\"parallel\":0}", IENUMSTREAMS },
+	{ "{\"parallel\":-1}", IENUMSTREAMS },
+	{ "{\"parallel\":129}", IENUMSTREAMS },
+	{ "{\"time\":86401}", IEDURATION },
+	{ "{\"time\":-5}", IEDURATION },
+	{ "{\"omit\":601}", IEOMIT },
+	{ "{\"len\":0}", IEBLOCKSIZE },
+	{ "{\"len\":1048577}", IEBLOCKSIZE },
+	{ "{\"udp\":true,\"len\":15}", IEUDPBLOCKSIZE },
+	{ "{\"udp\":true,\"len\":65508}", IEUDPBLOCKSIZE },
+	{ "{\"window\":536870913}", IEBUFSIZE },
+	{ "{\"MSS\":32768}", IEMSS },
+	{ "{\"burst\":1001}", IEBURST },
+	{ "{\"TOS\":256}", IEBADTOS },
+	{ "{\"num\":-1}", IERECVPARAMS },
+	{ "{\"bandwidth\":-1}", IERECVPARAMS },
+	{ "{\"parallel\":1e300}", IENUMSTREAMS },
+	{ "{\"time\":18446744073709551615}", IEDURATION },
+};
+
+START_TEST(out_of_range_values_fail_with_their_code)
+{
+	ck_assert_int_eq(decode(range_cases[_i].json), -1);
+	ck_assert_int_eq(t->err.code, range_cases[_i].code);
+}
+END_TEST
+
+START_TEST(huge_numbers_do_not_overflow)
+{
+	ck_assert_int_eq(decode("{\"num\":1e15}"), 0);
+	ck_assert_uint_eq(t->settings.bytes, 1000000000000000ULL);
+	ck_assert_int_eq(decode("{\"num\":1e300}"), -1);
+	ck_assert_int_eq(t->err.code, IERECVPARAMS);
+}
+END_TEST
+
+START_TEST(reads_unsigned_minus_one_as_minus_one)
+{
+	ck_assert_int_eq(json_number_to_i64(18446744073709551615.0), -1);
+	ck_assert_int_eq(json_number_to_i64(9223372036854775808.0), INT64_MIN);
+	ck_assert_int_eq(json_number_to_i64(-1.9), -1);
+	ck_assert_int_eq(json_number_to_i64(3.99), 3);
+	ck_assert_int_eq(json_number_to_i64(1e300), -1);
+	ck_assert_int_eq(json_number_to_i64(-1e300), INT64_MIN);
+}
+END_TEST
+
+/* ---- results ------------------------------------------------------------ */
+
+static struct iperf_stream streams[3];
+
+static void
+add_fake_streams(int n)
+{
+	int i;
+
+	memset(streams, 0, sizeof(streams));
+	for (i = 0; i < n; i++) {
+		streams[i].id = i == 0 ? 1 : i + 2;
+		streams[i].test = t;
+		streams[i].socket = -1;
+		streams[i].next = i + 1 < n ? &streams[i + 1] : NULL;
+	}
+	t->streams = &streams[0];
+}
+
+static int
+decode_results(const char *json)
+{
+	cJSON *j = cJSON_Parse(json);
+	int rc;
+
+	ck_assert_ptr_nonnull(j);
+	rc = results_decode(t, j);
+	cJSON_Delete(j);
+	return rc;
+}
+
+static void
+results_teardown(void)
+{
+	t->streams = NULL; /* static fakes */
+	iperf_free_test(t);
+}
+
+START_TEST(decodes_312_results_with_unsigned_minus_one)
+{
+	add_fake_streams(1);
+	ck_assert_int_eq(decode_results("{\"cpu_util_total\":0.03,"
+	    "\"cpu_util_user\":0,\"cpu_util_system\":0.03,"
+	    "\"sender_has_retransmits\":18446744073709551615,"
+	    "\"congestion_used\":\"bbr\",\"streams\":[{\"id\":1,\"bytes\":1048576,"
+	    "\"retransmits\":18446744073709551615,\"jitter\":0,\"errors\":0,"
+	    "\"packets\":0,\"start_time\":0,\"end_time\":2.000445}]}"), 0);
+	ck_assert_int_eq(t->peer_has_retransmits, -1);
+	ck_assert_int_eq(streams[0].peer.retransmits, -1);
+	ck_assert_uint_eq(streams[0].peer.bytes, 1048576);
+	ck_assert_double_eq(streams[0].peer.end_time, 2.000445);
+	ck_assert_int_eq(streams[0].peer.has_omitted_pair, 0);
+	ck_assert_str_eq(t->remote_congestion_used, "bbr");
+}
+END_TEST
+
+START_TEST(decodes_ids_1_3_4)
+{
+	add_fake_streams(3);
+	ck_assert_int_eq(decode_results("{\"cpu_util_total\":1,"
+	    "\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	    "\"sender_has_retransmits\":-1,\"streams\":["
+	    "{\"id\":1,\"bytes\":1,\"retransmits\":-1,\"jitter\":0,\"errors\":0,"
+	    "\"omitted_errors\":0,\"packets\":0,\"omitted_packets\":0},"
+	    "{\"id\":3,\"bytes\":3,\"retransmits\":-1,\"jitter\":2.5e-05,"
+	    "\"errors\":7,\"omitted_errors\":2,\"packets\":100,"
+	    "\"omitted_packets\":40},"
+	    "{\"id\":4,\"bytes\":4,\"retransmits\":-1,\"jitter\":0,\"errors\":0,"
+	    "\"omitted_errors\":0,\"packets\":0,\"omitted_packets\":0}]}"), 0);
+	ck_assert_uint_eq(streams[1].peer.bytes, 3);
+	ck_assert_int_eq(streams[1].peer.errors, 7);
+	ck_assert_int_eq(streams[1].peer.omitted_packets, 40);
+	ck_assert_double_eq(streams[1].peer.jitter, 2.5e-05);
+	ck_assert_uint_eq(streams[2].peer.bytes, 4);
+}
+END_TEST
+
+static const char *const bad_results[] = {
+	"[]",
+	"{}",
+	"{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"streams\":[]}",
+	"{\"cpu_util_total\":\"1\",\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"sender_has_retransmits\":0,\"streams\":[]}",
+	"{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"sender_has_retransmits\":0,\"streams\":{}}",
+	"{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"sender_has_retransmits\":0,\"streams\":[7]}",
+	"{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"sender_has_retransmits\":0,\"streams\":[{\"id\":1,\"bytes\":1}]}",
+	/* only one of the omitted pair */
+	"{\"cpu_util_total\":1,\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	"\"sender_has_retransmits\":0,\"streams\":[{\"id\":1,\"bytes\":1,"
+	"\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0,"
+	"\"omitted_errors\":0}]}",
+};
+
+START_TEST(rejects_results_with_missing_or_mistyped_keys)
+{
+	add_fake_streams(1);
+	ck_assert_int_eq(decode_results(bad_results[_i]), -1);
+	ck_assert_int_eq(t->err.code, IERECVRESULTS);
+}
+END_TEST
+
+START_TEST(rejects_an_unknown_stream_id)
+{
+	add_fake_streams(1);
+	ck_assert_int_eq(decode_results("{\"cpu_util_total\":1,"
+	    "\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	    "\"sender_has_retransmits\":0,\"streams\":[{\"id\":2,\"bytes\":1,"
+	    "\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0}]}"), -1);
+	ck_assert_int_eq(t->err.code, IESTREAMID);
+}
+END_TEST
+
+START_TEST(rejects_more_streams_than_possible)
+{
+	char *doc = malloc(64 * 1024);
+	size_t n = 0;
+	int i;
+
+	add_fake_streams(1);
+	n += (size_t)snprintf(doc, 64 * 1024, "{\"cpu_util_total\":1,"
+	    "\"cpu_util_user\":1,\"cpu_util_system\":0,"
+	    "\"sender_has_retransmits\":0,\"streams\":[");
+	for (i = 0; i < 300; i++)
+		n += (size_t)snprintf(doc + n, 64 * 1024 - n, "%s7", i ? "," : "");
+	(void)snprintf(doc + n, 64 * 1024 - n, "]}");
+	ck_assert_int_eq(decode_results(doc), -1);
+	free(doc);
+}
+END_TEST
+
+Suite *
+make_suite(void)
+{
+	Suite *s = suite_create("params");
+	TCase *tc = tcase_create("encode");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, encodes_the_minimal_tcp_document_in_upstream_order);
+	tcase_add_test(tc, encodes_many_options_in_upstream_order);
+	tcase_add_test(tc, encodes_udp_with_offload_keys);
+	tcase_add_test(tc, never_sends_flags_as_false_or_zero);
+	tcase_add_test(tc, bidir_wins_over_reverse_when_encoding);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("decode");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, decodes_a_312_document);
+	tcase_add_test(tc, presence_flags_are_on_whatever_their_value);
+	tcase_add_test(tc, wrong_types_are_ignored);
+	tcase_add_test(tc, missing_keys_keep_server_defaults);
+	tcase_add_loop_test(tc, out_of_range_values_fail_with_their_code, 0,
+	    (int)(sizeof(range_cases) / sizeof(range_cases[0])));
+	tcase_add_test(tc, huge_numbers_do_not_overflow);
+	tcase_add_test(tc, reads_unsigned_minus_one_as_minus_one);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("results");
+	tcase_add_checked_fixture(tc, setup, results_teardown);
+	tcase_add_test(tc, decodes_312_results_with_unsigned_minus_one);
+	tcase_add_test(tc, decodes_ids_1_3_4);
+	tcase_add_loop_test(tc, rejects_results_with_missing_or_mistyped_keys, 0,
+	    (int)(sizeof(bad_results) / sizeof(bad_results[0])));
+	tcase_add_test(tc, rejects_an_unknown_stream_id);
+	tcase_add_test(tc, rejects_more_streams_than_possible);
+	suite_add_tcase(s, tc);
+	return s;
+}

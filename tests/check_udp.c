@@ -1,0 +1,329 @@
+/* check_udp.c - UDP header/hello encoding and receiver accounting. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "udp_acct.h"
+#include "udp_wire.h"
+
+/* Copy into a heap block of exactly len bytes so over-reads are caught. */
+static unsigned char *
+exact(const void *src, size_t len)
+{
+	unsigned char *p = malloc(len > 0 ? len : 1);
+
+	ck_assert_ptr_nonnull(p);
+	memcpy(p, src, len);
+	return p;
+}
+
+START_TEST(encodes_32bit_header_big_endian)
+{
+	unsigned char buf[UDP_HDR_LEN_32];
+	struct udp_header h = { 0x000001c2, 0x000d7b3b, 1 };
+	static const unsigned char want[] = { 0x00, 0x00, 0x01, 0xc2, 0x00, 0x0d,
+		0x7b, 0x3b, 0x00, 0x00, 0x00, 0x01 };
+
+	ck_assert_int_eq(udp_header_encode(buf, sizeof(buf), &h, 0), 0);
+	ck_assert_mem_eq(buf, want, sizeof(want));
+}
+END_TEST
+
+START_TEST(encodes_64bit_header_big_endian)
+{
+	unsigned char buf[UDP_HDR_LEN_64];
+	struct udp_header h = { 0x1cc, 0x391cf, 0x0102030405060708ULL };
+	static const unsigned char want[] = { 0x00, 0x00, 0x01, 0xcc, 0x00, 0x03,
+		0x91, 0xcf, 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	ck_assert_int_eq(udp_header_encode(buf, sizeof(buf), &h, 1), 0);
+	ck_assert_mem_eq(buf, want, sizeof(want));
+}
+END_TEST
+
+START_TEST(refuses_to_encode_into_a_short_buffer)
+{
+	unsigned char buf[UDP_HDR_LEN_64];
+	struct udp_header h = { 1, 2, 3 };
+
+	ck_assert_int_eq(udp_header_encode(buf, UDP_HDR_LEN_32 - 1, &h, 0), -1);
+	ck_assert_int_eq(udp_header_encode(buf, UDP_HDR_LEN_64 - 1, &h, 1), -1);
+}
+END_TEST
+
+START_TEST(decodes_headers_of_exact_length)
+{
+	static const unsigned char w32[] = { 0, 0, 1, 0xc3, 0, 2, 0x3c, 0xb0, 0,
+		0, 0, 2 };
+	static const unsigned char w64[] = { 0, 0, 1, 0xcc, 0, 3, 0x91, 0xcf, 0,
+		0, 0, 1, 0, 0, 0, 1 };
+	unsigned char *p = exact(w32, sizeof(w32));
+	struct udp_header h;
+
+	ck_assert_int_eq(udp_header_decode(p, sizeof(w32), &h, 0), 0);
+	ck_assert_uint_eq(h.sec, 451);
+	ck_assert_uint_eq(h.usec, 146608);
+	ck_assert_uint_eq(h.seq, 2);
+	free(p);
+	p = exact(w64, sizeof(w64));
+	ck_assert_int_eq(udp_header_decode(p, sizeof(w64), &h, 1), 0);
+	ck_assert_uint_eq(h.sec, 460);
+	ck_assert_uint_eq(h.usec, 233935);
+	ck_assert_uint_eq(h.seq, 0x100000001ULL);
+	free(p);
+}
+END_TEST
+
+START_TEST(rejects_short_datagrams)
+{
+	static const unsigned char w[16] = { 0 };
+	struct udp_header h;
+	size_t len;
+
+	for (len = 0; len < UDP_HDR_LEN_32; len++) {
+		unsigned char *p = exact(w, len);
+		ck_assert_int_eq(udp_header_decode(p, len, &h, 0), -1);
+		free(p);
+	}
+	for (len = 0; len < UDP_HDR_LEN_64; len++) {
+		unsigned char *p = exact(w, len);
+		ck_assert_int_eq(udp_header_decode(p, len, &h, 1), -1);
+		free(p);
+	}
+}
+END_TEST
+
+START_TEST(hello_bytes_are_the_ascii_digits)
+{
+	ck_assert_mem_eq(udp_hello_client, "9876", 4);
+	ck_assert_mem_eq(udp_hello_reply, "6789", 4);
+}
+END_TEST
+
+START_TEST(accepts_current_and_legacy_replies_only)
+{
+	static const unsigned char legacy[] = { 0xb1, 0x68, 0xde, 0x3a };
+	static const unsigned char junk[] = { 1, 2, 3, 4 };
+	unsigned char *p = exact("6789", 4);
+
+	ck_assert(udp_hello_is_reply(p, 4));
+	ck_assert(!udp_hello_is_reply(p, 3));
+	free(p);
+	ck_assert(udp_hello_is_reply(legacy, 4));
+	ck_assert(!udp_hello_is_reply(junk, 4));
+}
+END_TEST
+
+/* ---- accounting --------------------------------------------------------- */
+
+static void
+feed(struct udp_acct *a, const uint64_t *seqs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		udp_acct_update(a, seqs[i], 1, 0, 0);
+}
+
+START_TEST(counts_in_order_datagrams_without_loss)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 1, 2, 3, 4, 5 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 5);
+	ck_assert_uint_eq(a.hi, 5);
+	ck_assert_int_eq(a.lost, 0);
+	ck_assert_uint_eq(a.ooo, 0);
+	ck_assert_uint_eq(a.packets, 5);
+}
+END_TEST
+
+START_TEST(counts_gaps_as_lost)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 1, 2, 5, 6, 10 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 5);
+	ck_assert_uint_eq(a.hi, 10);
+	ck_assert_int_eq(a.lost, 5); /* 3,4,7,8,9 */
+}
+END_TEST
+
+START_TEST(late_datagrams_are_out_of_order_and_not_lost)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 1, 3, 2, 4, 6, 5 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 6);
+	ck_assert_uint_eq(a.hi, 6);
+	ck_assert_int_eq(a.lost, 0);
+	ck_assert_uint_eq(a.ooo, 2);
+}
+END_TEST
+
+START_TEST(duplicates_count_as_out_of_order)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 1, 2, 2, 3, 3, 3 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 6);
+	ck_assert_uint_eq(a.hi, 3);
+	ck_assert_int_eq(a.lost, 0);
+	ck_assert_uint_eq(a.ooo, 3);
+}
+END_TEST
+
+START_TEST(loss_never_goes_negative)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 5, 1, 1, 1, 1, 1, 1 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 7);
+	ck_assert_int_eq(a.lost, 0); /* 4 lost, then 6 late: floor at 0 */
+	ck_assert_uint_eq(a.ooo, 6);
+}
+END_TEST
+
+START_TEST(a_jump_backwards_is_late_not_a_reset)
+{
+	struct udp_acct a;
+	static const uint64_t s[] = { 100, 101, 7, 102 };
+
+	udp_acct_init(&a);
+	feed(&a, s, 4);
+	ck_assert_uint_eq(a.hi, 102);
+	ck_assert_int_eq(a.lost, 98); /* 99 missing, 1 came late */
+	ck_assert_uint_eq(a.ooo, 1);
+}
+END_TEST
+
+START_TEST(unwraps_the_32bit_counter)
+{
+	struct udp_acct a;
+	uint64_t seq;
+
+	udp_acct_init(&a);
+	for (seq = 0xfffffffdULL; seq <= 0x100000002ULL; seq++)
+		udp_acct_update(&a, (uint32_t)seq, 0, 0, 0);
+	ck_assert_uint_eq(a.hi, 0x100000002ULL);
+	ck_assert_int_eq(a.lost, 0xfffffffcLL); /* the start, 1..fffffffc */
+	ck_assert_uint_eq(a.ooo, 0);
+	/* A late datagram from before the wrap is late, not a big loss. */
+	udp_acct_update(&a, 0xffffffffu, 0, 0, 0);
+	ck_assert_uint_eq(a.ooo, 1);
+	ck_assert_uint_eq(a.hi, 0x100000002ULL);
+}
+END_TEST
+
+START_TEST(unwrap_picks_the_nearest_value)
+{
+	ck_assert_uint_eq(udp_seq_unwrap32(5, 0), 5);
+	ck_assert_uint_eq(udp_seq_unwrap32(1, 0xffffffffULL), 0x100000001ULL);
+	ck_assert_uint_eq(udp_seq_unwrap32(0xfffffff0u, 0x100000005ULL),
+	    0xfffffff0ULL);
+	ck_assert_uint_eq(udp_seq_unwrap32(7, 0x200000000ULL), 0x200000007ULL);
+}
+END_TEST
+
+START_TEST(uses_64bit_sequences_as_given)
+{
+	struct udp_acct a;
+
+	udp_acct_init(&a);
+	udp_acct_update(&a, 0x1ffffffffULL, 1, 0, 0);
+	ck_assert_uint_eq(a.hi, 0x1ffffffffULL);
+	ck_assert_int_eq(a.lost, 0x1fffffffeLL);
+}
+END_TEST
+
+START_TEST(jitter_matches_hand_computation)
+{
+	struct udp_acct a;
+	/* transit (arrival - sent) in us: 1000, 1300, 1100, 1100 */
+	static const int64_t sent[] = { 0, 10000, 20000, 30000 };
+	static const int64_t arr[] = { 1000, 11300, 21100, 31100 };
+	double j = 0.0;
+	int i;
+
+	udp_acct_init(&a);
+	for (i = 0; i < 4; i++)
+		udp_acct_update(&a, (uint64_t)i + 1, 1, sent[i], arr[i]);
+	/* D = 0, 300, 200, 0 us; J += (D - J) / 16 in seconds */
+	j += (0.0 - j) / 16;
+	j += (300e-6 - j) / 16;
+	j += (200e-6 - j) / 16;
+	j += (0.0 - j) / 16;
+	ck_assert_double_eq_tol(a.jitter, j, 1e-15);
+	ck_assert_double_eq_tol(a.jitter, 2.81982421875e-05, 1e-15);
+}
+END_TEST
+
+START_TEST(jitter_uses_the_signed_transit_difference)
+{
+	struct udp_acct a;
+
+	/* The clocks differ by a negative offset: transit is negative. */
+	udp_acct_init(&a);
+	udp_acct_update(&a, 1, 1, 5000000, 1000);
+	udp_acct_update(&a, 2, 1, 5010000, 10800); /* transit -4999200: D=200 */
+	ck_assert_double_eq_tol(a.jitter, 200e-6 / 16, 1e-15);
+}
+END_TEST
+
+START_TEST(omit_reset_restarts_jitter_but_not_sequences)
+{
+	struct udp_acct a;
+
+	udp_acct_init(&a);
+	udp_acct_update(&a, 1, 1, 0, 1000);
+	udp_acct_update(&a, 3, 1, 0, 2600);
+	ck_assert(a.jitter > 0);
+	udp_acct_omit_reset(&a);
+	ck_assert_double_eq(a.jitter, 0.0);
+	/* The next datagram re-initialises the previous transit: D = 0. */
+	udp_acct_update(&a, 4, 1, 0, 9999);
+	ck_assert_double_eq(a.jitter, 0.0);
+	ck_assert_uint_eq(a.hi, 4);
+	ck_assert_int_eq(a.lost, 1);
+}
+END_TEST
+
+Suite *
+make_suite(void)
+{
+	Suite *s = suite_create("udp");
+	TCase *tc = tcase_create("wire");
+
+	tcase_add_test(tc, encodes_32bit_header_big_endian);
+	tcase_add_test(tc, encodes_64bit_header_big_endian);
+	tcase_add_test(tc, refuses_to_encode_into_a_short_buffer);
+	tcase_add_test(tc, decodes_headers_of_exact_length);
+	tcase_add_test(tc, rejects_short_datagrams);
+	tcase_add_test(tc, hello_bytes_are_the_ascii_digits);
+	tcase_add_test(tc, accepts_current_and_legacy_replies_only);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("accounting");
+	tcase_add_test(tc, counts_in_order_datagrams_without_loss);
+	tcase_add_test(tc, counts_gaps_as_lost);
+	tcase_add_test(tc, late_datagrams_are_out_of_order_and_not_lost);
+	tcase_add_test(tc, duplicates_count_as_out_of_order);
+	tcase_add_test(tc, loss_never_goes_negative);
+	tcase_add_test(tc, a_jump_backwards_is_late_not_a_reset);
+	tcase_add_test(tc, unwraps_the_32bit_counter);
+	tcase_add_test(tc, unwrap_picks_the_nearest_value);
+	tcase_add_test(tc, uses_64bit_sequences_as_given);
+	tcase_add_test(tc, jitter_matches_hand_computation);
+	tcase_add_test(tc, jitter_uses_the_signed_transit_difference);
+	tcase_add_test(tc, omit_reset_restarts_jitter_but_not_sequences);
+	suite_add_tcase(s, tc);
+	return s;
+}
