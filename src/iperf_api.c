@@ -138,8 +138,11 @@ iperf_reset_test(struct iperf_test *test)
 	test->abort = ABORT_NONE;
 	test->done = 0;
 	test->omitting = 0;
-	test->interrupted = 0;
-	test->interrupt_sig = 0;
+	/* A pending interrupt survives the reset: the process is stopping. */
+	test->interrupt_handled = 0;
+	test->final_collected = 0;
+	test->ctrl_eof = test->ctrl_eof_seen = 0;
+	test->start_us = 0;
 	test->header_printed = 0;
 	test->intervals_printed = 0;
 	test->streams_accepted = 0;

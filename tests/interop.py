@@ -44,6 +44,17 @@ TCP_CASES = [
     ("tcp-get-server-output", ["-t", "1", "--get-server-output"], False),
 ]
 
+UDP_CASES = [
+    ("udp", ["-u", "-t", "1"], True),
+    ("udp-R", ["-u", "-t", "1", "-R"], True),
+    ("udp-bidir", ["-u", "-t", "1", "--bidir"], False),
+    ("udp-P3", ["-u", "-t", "1", "-P", "3"], False),
+    ("udp-64bit", ["-u", "-t", "1", "--udp-counters-64bit"], False),
+    ("udp-b200M-l1400", ["-u", "-t", "1", "-b", "200M", "-l", "1400"], False),
+    ("udp-n5M-b1G", ["-u", "-n", "5M", "-b", "1G"], False),
+    ("udp-O1", ["-u", "-t", "1", "-O", "1"], False),
+]
+
 CASE_TIMEOUT = 30
 
 
@@ -119,6 +130,8 @@ def run_pair(server_bin, client_bin, addr, args):
 
 SUM_KEYS = ["sum_sent", "sum_received", "sum_sent_bidir_reverse",
             "sum_received_bidir_reverse"]
+# Figures both ends must agree on, where both report them.
+AGREE = ["bytes", "packets", "lost_packets"]
 
 
 def check_bytes(cj, sj):
@@ -128,11 +141,13 @@ def check_bytes(cj, sj):
     for k in SUM_KEYS:
         if k not in ce or k not in se:
             continue
-        cb, sb = ce[k].get("bytes", 0), se[k].get("bytes", 0)
-        if cb and sb:
-            compared += 1
-            if cb != sb:
-                problems.append(f"{k}: client says {cb}, server says {sb}")
+        for f in AGREE:
+            cb, sb = ce[k].get(f, 0), se[k].get(f, 0)
+            if cb and sb:
+                compared += 1
+                if cb != sb:
+                    problems.append(f"{k}.{f}: client says {cb}, "
+                                    f"server says {sb}")
     rcv = [ce.get(k, {}).get("bytes", 0)
            for k in ("sum_received", "sum_received_bidir_reverse")]
     if not any(rcv):
@@ -159,7 +174,7 @@ def main():
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
     have_v6 = socket.has_ipv6
     passed = failed = 0
-    for name, args, v6 in TCP_CASES:
+    for name, args, v6 in TCP_CASES + UDP_CASES:
         if filt and filt not in name:
             continue
         ref = run_pair(stock, stock, "127.0.0.1", args)

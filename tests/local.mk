@@ -32,5 +32,5 @@ endif
 # Shell tests run with the build tree's programs.
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; srcdir='$(srcdir)/tests'; \
 	export top_builddir srcdir;
-TESTS += %reldir%/interop.test
-EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py
+TESTS += %reldir%/interop.test %reldir%/udp_loss.test
+EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test

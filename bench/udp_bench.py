@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""UDP benchmark: our iperf3 against the installed stock iperf3, one run.
+
+1. Pacing: `-u -b 100M` for 10 s on loopback; every 1-second interval at
+   the receiver must be within +-1 % of 100 Mbit/s (ours); stock's
+   intervals are printed beside them for reference.
+2. Unlimited: `-u -b 0 -l 1400` for 5 s; receiver goodput and loss of
+   ours (client and server) side by side with stock, and the ratio.
+
+Usage: udp_bench.py [OURS] [STOCK]   (defaults: _build/src/iperf3, iperf3)
+Exit status 1 if the pacing criterion fails.  This is a benchmark, not a
+unit test: run it by hand or from CI's optional benchmark step.
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run(server, client, args, secs):
+    port = free_port()
+    srv = subprocess.Popen([server, "-s", "-1", "-J", "-p", str(port)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    try:
+        cli = subprocess.run([client, "-c", "127.0.0.1", "-p", str(port),
+                              "-J"] + args, capture_output=True,
+                             timeout=secs + 30)
+        sout, _ = srv.communicate(timeout=30)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+    return json.loads(cli.stdout), json.loads(sout)
+
+
+def receiver_intervals(server_doc):
+    return [iv["sum"]["bits_per_second"] for iv in server_doc["intervals"]
+            if iv["sum"]["seconds"] > 0.5]
+
+
+def pacing(ours, stock):
+    print("== pacing: -u -b 100M -t 10, receiver intervals (Mbit/s)")
+    _, so = run(ours, ours, ["-u", "-b", "100M", "-t", "10"], 10)
+    _, ss = run(stock, stock, ["-u", "-b", "100M", "-t", "10"], 10)
+    io, is_ = receiver_intervals(so), receiver_intervals(ss)
+    worst = 0.0
+    for i in range(max(len(io), len(is_))):
+        o = io[i] / 1e6 if i < len(io) else float("nan")
+        s = is_[i] / 1e6 if i < len(is_) else float("nan")
+        if i < len(io):
+            worst = max(worst, abs(o - 100.0))
+        print(f"  {i:2d}-{i + 1:<2d} s   ours {o:8.3f}   stock {s:8.3f}")
+    ok = len(io) >= 10 and worst <= 1.0
+    print(f"  ours: worst interval deviation {worst:.3f} Mbit/s "
+          f"({worst:.2f} %) -> {'PASS' if ok else 'FAIL'} (limit 1 %)")
+    return ok
+
+
+def unlimited(ours, stock):
+    print("== unlimited: -u -b 0 -l 1400 -t 5 (receiver figures)")
+    rows = []
+    for name, s, c in (("ours", ours, ours), ("stock", stock, stock)):
+        cj, sj = run(s, c, ["-u", "-b", "0", "-l", "1400", "-t", "5"], 5)
+        r = sj["end"]["sum_received"] if "sum_received" in sj["end"] \
+            else sj["end"]["sum"]
+        snd = cj["end"]["sum_sent"]
+        rows.append((name, r["bits_per_second"], r["lost_percent"],
+                     snd["bits_per_second"]))
+        print(f"  {name:5s}: sent {snd['bits_per_second'] / 1e6:9.1f} Mbit/s, "
+              f"received {r['bits_per_second'] / 1e6:9.1f} Mbit/s, "
+              f"loss {r['lost_percent']:.2f} %")
+    if rows[1][1] > 0:
+        print(f"  goodput ratio ours/stock: {rows[0][1] / rows[1][1]:.2f}")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    ours = sys.argv[1] if len(sys.argv) > 1 else \
+        os.path.join(here, "..", "_build", "src", "iperf3")
+    stock = sys.argv[2] if len(sys.argv) > 2 else shutil.which("iperf3")
+    print(subprocess.run([stock, "-v"], capture_output=True,
+                         text=True).stdout.splitlines()[0])
+    ok = pacing(ours, stock)
+    unlimited(ours, stock)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
