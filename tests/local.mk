@@ -3,7 +3,8 @@
 if HAVE_CHECK
 CHECK_SUITES = \
 	%reldir%/check_units \
-	%reldir%/check_timer
+	%reldir%/check_timer \
+	%reldir%/check_options
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -15,4 +16,7 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_SOURCES = %reldir%/check_timer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
 endif
