@@ -20,3 +20,9 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
 endif
+
+# CLI golden tests: src/iperf3 against iperf3 3.21's captured behaviour.
+AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
+	export top_builddir top_srcdir;
+TESTS += %reldir%/cli_errors.test
+EXTRA_DIST += %reldir%/cli_errors.test %reldir%/cli_errors.data
