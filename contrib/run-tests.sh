@@ -17,26 +17,28 @@ status=$?
 for f in tests/*.log; do
 	case "$f" in tests/test-suite.log) continue ;; esac
 	echo "== $f"
-	grep -E '^[0-9]+%: Checks:|^(PASS|FAIL|SKIP):|^SKIP' "$f" || true
+	grep -E '^[0-9]+%: Checks:|^(PASS|FAIL|SKIP):|^[0-9]+ passed, [0-9]+ failed$' "$f" || true
 done
 passed=0
 failed=0
 for f in tests/*.log; do
 	case "$f" in tests/test-suite.log) continue ;; esac
-	line=$(grep -E '^[0-9]+%: Checks:' "$f" | tail -1)
-	if [ -n "$line" ]; then
-		checks=$(echo "$line" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
-		fails=$(echo "$line" | sed -E 's/.*Failures: ([0-9]+).*/\1/')
-		errs=$(echo "$line" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
-		passed=$((passed + checks - fails - errs))
-		failed=$((failed + fails + errs))
-	else
-		p=$(grep -c '^PASS: ' "$f")
-		q=$(grep -c '^FAIL: ' "$f")
+	checks=$(grep -E '^[0-9]+%: Checks:' "$f" | tail -1)
+	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$f" | tail -1)
+	if [ -n "$checks" ]; then
+		n=$(echo "$checks" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
+		bad=$(echo "$checks" | sed -E 's/.*Failures: ([0-9]+), Errors: ([0-9]+).*/\1 + \2/')
+		bad=$((bad))
+		passed=$((passed + n - bad))
+		failed=$((failed + bad))
+	elif [ -n "$counts" ]; then
+		p=$(echo "$counts" | sed -E 's/^([0-9]+) passed.*/\1/')
+		q=$(echo "$counts" | sed -E 's/.* ([0-9]+) failed$/\1/')
 		passed=$((passed + p))
 		failed=$((failed + q))
-	fi
-	if grep -q '^FAIL ' "$f" && ! grep -q '^FAIL: ' "$f" && [ -z "$line" ]; then
+	elif grep -q '^SKIP' "$f"; then
+		:
+	elif grep -qE '^(FAIL|ERROR) ' "$f"; then
 		failed=$((failed + 1))
 	fi
 done

@@ -139,6 +139,20 @@ struct iperf_local {
 	double bitrate_limit_interval;
 	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
 	char *diskfile_name;
+
+	/* ---- added by the command line (options*.c); freed by options_free() */
+	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
+	int debug;            /* -d/--debug given (even --debug=0) */
+	int gsro;             /* --gsro requested */
+	int sctp_nstreams;    /* --nstreams */
+	char **xbind;         /* -X/--xbind names, in order */
+	int xbind_count;
+	char *auth_username;         /* --username */
+	char *auth_public_key_path;  /* --rsa-public-key-path */
+	char *auth_private_key_path; /* --rsa-private-key-path */
+	char *auth_users_path;       /* --authorized-users-path */
+	int auth_skew_threshold_s;   /* --time-skew-threshold (10 with auth) */
+	int use_pkcs1_padding;       /* --use-pkcs1-padding */
 };
 
 /* CPU accounting snapshot. */

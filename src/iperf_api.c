@@ -184,6 +184,7 @@ iperf_free_test(struct iperf_test *test)
 		return;
 	s = &test->settings;
 	release_runtime(test);
+	options_free(test);
 	server_close_listener(test);
 	test_close_wake(test);
 	evloop_free(test->loop);

@@ -16,6 +16,10 @@
 /* The process-wide compatibility error code (updated at API boundaries). */
 int i_errno;
 
+/* The text of the latest iperf_fail_arg() in this thread, so that
+ * iperf_strerror(IEUNITVAL) can quote it as upstream does. */
+static _Thread_local char last_arg[128];
+
 /* Suffixes: ": " and then strerror(errno) if errno != 0 (SFX_ALWAYS); the
  * same, or gai_strerror() of a pending resolver error (SFX_GAI). */
 #define SFX_NONE 0
@@ -205,6 +209,7 @@ iperf_strerror(int code)
 	memset(&e, 0, sizeof(e));
 	e.code = code;
 	e.sys_errno = errno;
+	str_copy(e.arg, last_arg, sizeof(e.arg));
 	iperf_error_format(&e, buf, sizeof(buf));
 	return buf;
 }
@@ -234,5 +239,6 @@ iperf_fail_arg(struct iperf_test *test, int code, const char *arg)
 	test->err.sys_errno = 0;
 	test->err.gai_error = 0;
 	str_copy(test->err.arg, arg != NULL ? arg : "", sizeof(test->err.arg));
+	str_copy(last_arg, test->err.arg, sizeof(last_arg));
 	return -1;
 }

@@ -1,24 +1,383 @@
-/* options.c - command line parsing (stub until implemented). */
+/*
+ * options.c - the option table and the parser.
+ *
+ * Each option is one row: long name, short key, argument kind, whether
+ * the long name exists in this build, the roles that may use it, whether
+ * this implementation supports it yet, and the function that checks and
+ * stores its argument.  options_parse() builds the getopt_long() arrays
+ * from the table, applies the options in argv order (the parse-time
+ * checks of iperf3 3.21, first failure wins), then runs the post-parse
+ * rules (options_check.c).
+ *
+ * Row order is the long-option order getopt_long() uses when it lists the
+ * candidates of an ambiguous prefix ("--b" names bitrate, bytes,
+ * blockcount, bidir, bind, bind-dev in that order).
+ */
 #include "config.h"
 
-#include <stdio.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "iperf.h"
 #include "iperf_error.h"
 #include "options.h"
+#include "options_int.h"
+#include "report.h"
+#include "test.h"
+#include "units.h"
+#include "util.h"
 #include "banned.h"
+
+#define NO no_argument
+#define REQ required_argument
+#define OPT optional_argument
+#define C OPT_ROLE_CLIENT
+#define S OPT_ROLE_SERVER
+#define B OPT_ROLE_BOTH
+#define L(id) (OPT_KEY_LONG + (id))
+
+/* name, key, has_arg, has_long, id, roles, supported, apply */
+const struct opt_row options_table[] = {
+	{ "port", 'p', REQ, 1, OPT_ID_PORT, B, 1, opt_apply_port },
+	{ "format", 'f', REQ, 1, OPT_ID_FORMAT, B, 1, opt_apply_format },
+	{ "interval", 'i', REQ, 1, OPT_ID_INTERVAL, B, 1, opt_apply_interval },
+	{ "daemon", 'D', NO, 1, OPT_ID_DAEMON, S, 0, opt_apply_daemon },
+	{ "one-off", '1', NO, 1, OPT_ID_ONE_OFF, S, 1, opt_apply_one_off },
+	{ "verbose", 'V', NO, 1, OPT_ID_VERBOSE, B, 1, opt_apply_verbose },
+	{ "json", 'J', NO, 1, OPT_ID_JSON, B, 1, opt_apply_json },
+	{ "json-stream", L(OPT_ID_JSON_STREAM), NO, 1, OPT_ID_JSON_STREAM, B, 1,
+	    opt_apply_json_stream },
+	{ "json-stream-full-output", L(OPT_ID_JSON_STREAM_FULL), NO, 1,
+	    OPT_ID_JSON_STREAM_FULL, B, 1, opt_apply_json_stream_full },
+	{ "version", 'v', NO, 1, OPT_ID_VERSION, B, 1, opt_apply_version },
+	{ "server", 's', NO, 1, OPT_ID_SERVER, B, 1, opt_apply_server },
+	{ "client", 'c', REQ, 1, OPT_ID_CLIENT, B, 1, opt_apply_client },
+	{ "udp", 'u', NO, 1, OPT_ID_UDP, C, 1, opt_apply_udp },
+	{ "bitrate", 'b', REQ, 1, OPT_ID_BITRATE, C, 1, opt_apply_bitrate },
+	{ "bandwidth", 'b', REQ, 1, OPT_ID_BITRATE, C, 1, opt_apply_bitrate },
+	{ "server-bitrate-limit", L(OPT_ID_SERVER_BITRATE_LIMIT), REQ, 1,
+	    OPT_ID_SERVER_BITRATE_LIMIT, S, 0, opt_apply_server_bitrate_limit },
+	{ "time", 't', REQ, 1, OPT_ID_TIME, C, 1, opt_apply_time },
+	{ "bytes", 'n', REQ, 1, OPT_ID_BYTES, C, 1, opt_apply_bytes },
+	{ "blockcount", 'k', REQ, 1, OPT_ID_BLOCKCOUNT, C, 1,
+	    opt_apply_blockcount },
+	{ "length", 'l', REQ, 1, OPT_ID_LENGTH, C, 1, opt_apply_length },
+	{ "parallel", 'P', REQ, 1, OPT_ID_PARALLEL, C, 1, opt_apply_parallel },
+	{ "reverse", 'R', NO, 1, OPT_ID_REVERSE, C, 1, opt_apply_reverse },
+	{ "bidir", L(OPT_ID_BIDIR), NO, 1, OPT_ID_BIDIR, C, 1, opt_apply_bidir },
+	{ "window", 'w', REQ, 1, OPT_ID_WINDOW, C, 1, opt_apply_window },
+	{ "bind", 'B', REQ, 1, OPT_ID_BIND, B, 1, opt_apply_bind },
+	{ "bind-dev", L(OPT_ID_BIND_DEV), REQ, OPT_HAVE_BINDDEV,
+	    OPT_ID_BIND_DEV, B, 0, opt_apply_bind_dev },
+	{ "cport", L(OPT_ID_CPORT), REQ, 1, OPT_ID_CPORT, B, 1, opt_apply_cport },
+	{ "set-mss", 'M', REQ, 1, OPT_ID_SET_MSS, C, 1, opt_apply_set_mss },
+	{ "no-delay", 'N', NO, 1, OPT_ID_NO_DELAY, C, 1, opt_apply_no_delay },
+	{ "version4", '4', NO, 1, OPT_ID_VERSION4, B, 1, opt_apply_version4 },
+	{ "version6", '6', NO, 1, OPT_ID_VERSION6, B, 1, opt_apply_version6 },
+	{ "tos", 'S', REQ, 1, OPT_ID_TOS, C, 0, opt_apply_tos },
+	{ "dscp", L(OPT_ID_DSCP), REQ, 1, OPT_ID_DSCP, C, 0, opt_apply_dscp },
+	{ "extra-data", L(OPT_ID_EXTRA_DATA), REQ, 1, OPT_ID_EXTRA_DATA, C, 1,
+	    opt_apply_extra_data },
+	{ "flowlabel", 'L', REQ, OPT_HAVE_FLOWLABEL, OPT_ID_FLOWLABEL, C, 0,
+	    opt_apply_flowlabel },
+	{ "title", 'T', REQ, 1, OPT_ID_TITLE, C, 1, opt_apply_title },
+	{ "zerocopy", 'Z', NO, 1, OPT_ID_ZEROCOPY, C, 0, opt_apply_zerocopy },
+	{ "omit", 'O', REQ, 1, OPT_ID_OMIT, C, 1, opt_apply_omit },
+	{ "file", 'F', REQ, 1, OPT_ID_FILE, B, 0, opt_apply_file },
+	{ "timestamps", L(OPT_ID_TIMESTAMPS), OPT, 1, OPT_ID_TIMESTAMPS, B, 1,
+	    opt_apply_timestamps },
+	{ "affinity", 'A', REQ, OPT_HAVE_AFFINITY, OPT_ID_AFFINITY, B, 0,
+	    opt_apply_affinity },
+	{ NULL, 0, NO, 0, OPT_ID_SERVER_AFFINITY, C, 0, NULL },
+	{ "congestion", 'C', REQ, OPT_HAVE_CONGESTION, OPT_ID_CONGESTION, C, 1,
+	    opt_apply_congestion },
+	{ "linux-congestion", 'C', REQ, OPT_HAVE_CONGESTION, OPT_ID_CONGESTION,
+	    C, 1, opt_apply_congestion },
+	{ "sctp", L(OPT_ID_SCTP), NO, OPT_HAVE_SCTP, OPT_ID_SCTP, C, 0,
+	    opt_apply_sctp },
+	{ "nstreams", L(OPT_ID_NSTREAMS), REQ, OPT_HAVE_SCTP, OPT_ID_NSTREAMS, C,
+	    0, opt_apply_nstreams },
+	{ "xbind", 'X', REQ, OPT_HAVE_SCTP, OPT_ID_XBIND, B, 0, opt_apply_xbind },
+	{ "pidfile", 'I', REQ, 1, OPT_ID_PIDFILE, B, 0, opt_apply_pidfile },
+	{ "logfile", L(OPT_ID_LOGFILE), REQ, 1, OPT_ID_LOGFILE, B, 1,
+	    opt_apply_logfile },
+	{ "forceflush", L(OPT_ID_FORCEFLUSH), NO, 1, OPT_ID_FORCEFLUSH, B, 1,
+	    opt_apply_forceflush },
+	{ "get-server-output", L(OPT_ID_GET_SERVER_OUTPUT), NO, 1,
+	    OPT_ID_GET_SERVER_OUTPUT, C, 1, opt_apply_get_server_output },
+	{ "udp-counters-64bit", L(OPT_ID_UDP_COUNTERS_64BIT), NO, 1,
+	    OPT_ID_UDP_COUNTERS_64BIT, C, 1, opt_apply_udp_counters_64bit },
+	{ "gsro", L(OPT_ID_GSRO), NO, 1, OPT_ID_GSRO, C, 0, opt_apply_gsro },
+	{ "repeating-payload", L(OPT_ID_REPEATING_PAYLOAD), NO, 1,
+	    OPT_ID_REPEATING_PAYLOAD, C, 1, opt_apply_repeating_payload },
+	{ "dont-fragment", L(OPT_ID_DONT_FRAGMENT), NO, OPT_HAVE_DONTFRAG,
+	    OPT_ID_DONT_FRAGMENT, C, 0, opt_apply_dont_fragment },
+	{ "username", L(OPT_ID_USERNAME), REQ, OPT_HAVE_SSL, OPT_ID_USERNAME, C,
+	    0, opt_apply_username },
+	{ "rsa-public-key-path", L(OPT_ID_RSA_PUBLIC_KEY), REQ, OPT_HAVE_SSL,
+	    OPT_ID_RSA_PUBLIC_KEY, C, 0, opt_apply_rsa_public_key },
+	{ "rsa-private-key-path", L(OPT_ID_RSA_PRIVATE_KEY), REQ, OPT_HAVE_SSL,
+	    OPT_ID_RSA_PRIVATE_KEY, S, 0, opt_apply_rsa_private_key },
+	/* Client use is refused by the auth rule, not by the role rule. */
+	{ "authorized-users-path", L(OPT_ID_AUTHORIZED_USERS), REQ,
+	    OPT_HAVE_SSL, OPT_ID_AUTHORIZED_USERS, B, 0,
+	    opt_apply_authorized_users },
+	{ "time-skew-threshold", L(OPT_ID_SKEW_THRESHOLD), REQ, OPT_HAVE_SSL,
+	    OPT_ID_SKEW_THRESHOLD, S, 0, opt_apply_skew_threshold },
+	{ "use-pkcs1-padding", L(OPT_ID_USE_PKCS1_PADDING), NO, OPT_HAVE_SSL,
+	    OPT_ID_USE_PKCS1_PADDING, S, 0, opt_apply_use_pkcs1_padding },
+	{ "fq-rate", L(OPT_ID_FQ_RATE), REQ, 1, OPT_ID_FQ_RATE, C, 0,
+	    opt_apply_fq_rate },
+	{ "pacing-timer", L(OPT_ID_PACING_TIMER), REQ, 1, OPT_ID_PACING_TIMER,
+	    C, 1, opt_apply_pacing_timer },
+	{ "connect-timeout", L(OPT_ID_CONNECT_TIMEOUT), REQ, 1,
+	    OPT_ID_CONNECT_TIMEOUT, C, 1, opt_apply_connect_timeout },
+	{ "idle-timeout", L(OPT_ID_IDLE_TIMEOUT), REQ, 1, OPT_ID_IDLE_TIMEOUT, S,
+	    0, opt_apply_idle_timeout },
+	{ "rcv-timeout", L(OPT_ID_RCV_TIMEOUT), REQ, 1, OPT_ID_RCV_TIMEOUT, B, 1,
+	    opt_apply_rcv_timeout },
+	{ "snd-timeout", L(OPT_ID_SND_TIMEOUT), REQ, 1, OPT_ID_SND_TIMEOUT, B, 0,
+	    opt_apply_snd_timeout },
+	{ "cntl-ka", L(OPT_ID_CNTL_KA), OPT, OPT_HAVE_KEEPALIVE, OPT_ID_CNTL_KA,
+	    B, 0, opt_apply_cntl_ka },
+	/* Deprecated no-op (fq-rate stays 0): nothing left to implement. */
+	{ "no-fq-socket-pacing", L(OPT_ID_NO_FQ_SOCKET_PACING), NO, 1,
+	    OPT_ID_NO_FQ_SOCKET_PACING, C, 1, opt_apply_no_fq_socket_pacing },
+	{ "skip-rx-copy", L(OPT_ID_SKIP_RX_COPY), NO, OPT_HAVE_MSG_TRUNC,
+	    OPT_ID_SKIP_RX_COPY, C, 0, opt_apply_skip_rx_copy },
+	{ "mptcp", 'm', NO, OPT_HAVE_MPTCP, OPT_ID_MPTCP, B, 0, opt_apply_mptcp },
+	{ "server-max-duration", L(OPT_ID_SERVER_MAX_DURATION), REQ, 1,
+	    OPT_ID_SERVER_MAX_DURATION, S, 0, opt_apply_server_max_duration },
+	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },
+	{ "help", 'h', NO, 1, OPT_ID_HELP, B, 1, opt_apply_help },
+};
+const size_t options_table_len = sizeof(options_table) /
+    sizeof(options_table[0]);
+
+#undef NO
+#undef REQ
+#undef OPT
+#undef C
+#undef S
+#undef B
+#undef L
+
+#define OPT_SHORT_MAX 128
+
+int
+options_units(struct iperf_test *test, const char *arg, enum units_kind kind,
+    double *out)
+{
+	if (units_parse(arg, kind, out) == -1)
+		return iperf_fail_arg(test, IEUNITVAL, arg);
+	return 0;
+}
+
+/* Copy of `arg` split at the first `sep`: returns the copy (the part
+ * before), *rest points after the separator or is NULL. */
+char *
+options_split(const char *arg, int sep, char **rest)
+{
+	char *copy = str_dup(arg), *p;
+
+	*rest = NULL;
+	if (copy != NULL && (p = strchr(copy, sep)) != NULL) {
+		*p = '\0';
+		*rest = p + 1;
+	}
+	return copy;
+}
+
+int
+options_string(struct iperf_test *test, char **field, const char *arg)
+{
+	if (str_replace(field, arg) == -1)
+		return iperf_fail(test, IENEWTEST, ENOMEM);
+	return 0;
+}
+
+int
+options_clamp_int(double v)
+{
+	if (isnan(v))
+		return 0;
+	if (v >= (double)INT_MAX)
+		return INT_MAX;
+	if (v <= (double)INT_MIN)
+		return INT_MIN;
+	return (int)v;
+}
+
+uint64_t
+options_clamp_u64(double v)
+{
+	if (isnan(v) || v <= 0)
+		return 0;
+	if (v >= 18446744073709551615.0)
+		return UINT64_MAX;
+	return (uint64_t)v;
+}
+
+void
+options_mark(struct iperf_test *test, enum opt_id id)
+{
+	unsigned int i = (unsigned int)id;
+
+	test->opt.opt_seen[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+int
+options_seen(const struct iperf_test *test, enum opt_id id)
+{
+	unsigned int i = (unsigned int)id;
+
+	return (test->opt.opt_seen[i / 64] >> (i % 64)) & 1u;
+}
+
+/* The short option string: each short key once, ':' when the short form
+ * takes an argument (only required arguments; "-d" takes none). */
+static void
+build_short(char *buf, size_t len)
+{
+	size_t i, n = 0;
+	int key;
+
+	for (i = 0; i < options_table_len; i++) {
+		key = options_table[i].key;
+		if (key <= 0 || key >= OPT_KEY_LONG ||
+		    memchr(buf, key, n) != NULL || n + 3 > len)
+			continue;
+		buf[n++] = (char)key;
+		if (options_table[i].has_arg == required_argument)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+}
+
+/* The getopt_long array: every row whose long name exists in this build. */
+static void
+build_long(struct option *lo, size_t cap)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < options_table_len && n + 1 < cap; i++) {
+		if (options_table[i].name == NULL || !options_table[i].has_long)
+			continue;
+		lo[n].name = options_table[i].name;
+		lo[n].has_arg = options_table[i].has_arg;
+		lo[n].flag = NULL;
+		lo[n].val = options_table[i].key;
+		n++;
+	}
+	memset(&lo[n], 0, sizeof(lo[n]));
+}
+
+static const struct opt_row *
+row_for_key(int key)
+{
+	size_t i;
+
+	for (i = 0; i < options_table_len; i++) {
+		if (options_table[i].key == key && options_table[i].apply != NULL)
+			return &options_table[i];
+	}
+	return NULL;
+}
+
+/*
+ * One getopt_long() result.  Returns 0 to go on, 1 to stop with *action
+ * set, -1 on a parameter error.
+ */
+static int
+apply_one(struct iperf_test *test, int key, enum options_action *action)
+{
+	const struct opt_row *row = row_for_key(key);
+	int rc;
+
+	if (row == NULL) { /* '?' or ':': getopt printed the reason */
+		*action = OPTIONS_GETOPT_ERROR;
+		return 1;
+	}
+	rc = row->apply(test, optarg);
+	switch (rc) {
+	case 0:
+		options_mark(test, row->id);
+		return 0;
+	case OPT_APPLY_HELP:
+		*action = OPTIONS_HELP;
+		return 1;
+	case OPT_APPLY_VERSION:
+		*action = OPTIONS_VERSION;
+		return 1;
+	case OPT_APPLY_USAGE:
+		*action = OPTIONS_GETOPT_ERROR;
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+/*
+ * A parameter error: leave errno as recorded (0 for all of them), so
+ * that a caller printing iperf_strerror(i_errno) shows the bare ": " of
+ * the errno-bearing texts exactly as 3.21 does, not a stale errno.
+ */
+static int
+parse_failed(struct iperf_test *test)
+{
+	errno = test->err.sys_errno;
+	return -1;
+}
 
 int
 options_parse(struct iperf_test *test, int argc, char **argv,
     enum options_action *action)
 {
-	(void)argc;
-	(void)argv;
+	struct option lo[sizeof(options_table) / sizeof(options_table[0]) + 1];
+	char so[OPT_SHORT_MAX];
+	int key, rc;
+
 	*action = OPTIONS_RUN;
-	return iperf_fail(test, IEUNIMP, 0);
+	build_short(so, sizeof(so));
+	build_long(lo, sizeof(lo) / sizeof(lo[0]));
+	memset(test->opt.opt_seen, 0, sizeof(test->opt.opt_seen));
+	optind = 0; /* full re-initialisation, so we can be called again */
+	opterr = 1;
+	while ((key = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		rc = apply_one(test, key, action);
+		if (rc == 1)
+			return 0;
+		if (rc == -1)
+			return parse_failed(test);
+	}
+	if (options_check(test) == -1)
+		return parse_failed(test);
+	test_update_mode(test);
+	report_select(test);
+	return 0;
 }
 
-void options_print_usage(FILE *f) { (void)f; }
-void options_print_help(FILE *f) { (void)f; }
-void options_print_version(FILE *f) { (void)f; }
-void options_features(char *buf, size_t len) { if (len) buf[0] = '\0'; }
+void
+options_free(struct iperf_test *test)
+{
+	struct iperf_local *o = &test->opt;
+	int i;
+
+	for (i = 0; i < o->xbind_count; i++)
+		free(o->xbind[i]);
+	free(o->xbind);
+	o->xbind = NULL;
+	o->xbind_count = 0;
+	free(o->auth_username);
+	free(o->auth_public_key_path);
+	free(o->auth_private_key_path);
+	free(o->auth_users_path);
+	o->auth_username = o->auth_public_key_path = NULL;
+	o->auth_private_key_path = o->auth_users_path = NULL;
+}

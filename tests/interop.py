@@ -204,7 +204,7 @@ def main():
                     passed += 1
                     print(f"PASS: {label} [{dt:.1f}s]")
                 sys.stdout.flush()
-    print(f"interop: {passed} passed, {failed} failed")
+    print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
 

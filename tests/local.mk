@@ -6,7 +6,8 @@ CHECK_SUITES = \
 	%reldir%/check_timer \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
-	%reldir%/check_params
+	%reldir%/check_params \
+	%reldir%/check_options
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -27,10 +28,14 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_ctrl_SOURCES = %reldir%/check_ctrl.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_ctrl_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
 endif
 
 # Shell tests run with the build tree's programs.
-AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; srcdir='$(srcdir)/tests'; \
-	export top_builddir srcdir;
-TESTS += %reldir%/interop.test %reldir%/udp_loss.test
-EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test
+AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
+	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
+TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test
+EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
+	%reldir%/cli_errors.test %reldir%/cli_errors.data

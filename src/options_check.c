@@ -1,0 +1,228 @@
+/*
+ * options_check.c - the post-parse rules of iperf3 3.21 (spec surface.md
+ * §1.8), in their order, then our own refusal of options this
+ * implementation does not support yet, then the -J warnings.
+ */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <stdio.h>
+
+#include "iperf.h"
+#include "iperf_error.h"
+#include "options_int.h"
+#include "report.h"
+#include "banned.h"
+
+#define DEFAULT_SKEW_THRESHOLD_S 10
+
+/* Rule 1: options that only one role may use. */
+static int
+check_roles(struct iperf_test *test)
+{
+	unsigned int deny;
+	size_t i;
+
+	if (test->opt.role == 'c')
+		deny = OPT_ROLE_CLIENT;
+	else if (test->opt.role == 's')
+		deny = OPT_ROLE_SERVER;
+	else
+		return 0;
+	for (i = 0; i < options_table_len; i++) {
+		if ((options_table[i].roles & deny) != 0 ||
+		    !options_seen(test, options_table[i].id))
+			continue;
+		return iperf_fail(test, test->opt.role == 'c' ? IESERVERONLY :
+		    IECLIENTONLY, 0);
+	}
+	return 0;
+}
+
+#if OPT_HAVE_SSL
+/*
+ * Whether a key or users file can be read.  Loading and checking the
+ * keys belongs to the authentication module; until it exists this is
+ * the part of 3.21's check we can make here.
+ */
+static int
+readable(const char *path)
+{
+	FILE *f = path != NULL ? fopen(path, "r") : NULL;
+
+	if (f == NULL)
+		return 0;
+	(void)fclose(f);
+	return 1;
+}
+
+static int
+check_auth_client(struct iperf_test *test)
+{
+	int user = options_seen(test, OPT_ID_USERNAME);
+	int key = options_seen(test, OPT_ID_RSA_PUBLIC_KEY);
+
+	if (test->opt.role == 's' && (user || key))
+		return iperf_fail(test, IECLIENTONLY, 0);
+	if (test->opt.role != 'c' || (!user && !key))
+		return 0;
+	if (user != key || !readable(test->opt.auth_public_key_path))
+		return iperf_fail(test, IESETCLIENTAUTH, 0);
+	return 0;
+}
+
+static int
+check_auth_server(struct iperf_test *test)
+{
+	const struct iperf_local *o = &test->opt;
+	int priv = options_seen(test, OPT_ID_RSA_PRIVATE_KEY);
+	int users = options_seen(test, OPT_ID_AUTHORIZED_USERS);
+
+	if (o->role == 'c' && (priv || users ||
+	    options_seen(test, OPT_ID_SKEW_THRESHOLD)))
+		return iperf_fail(test, IESERVERONLY, 0);
+	if (o->role == 'c' && options_seen(test, OPT_ID_RCV_TIMEOUT) &&
+	    !test->settings.reverse && !test->settings.bidirectional)
+		return iperf_fail(test, IERVRSONLYRCVTIMEOUT, 0);
+	if (o->role != 's' || (!priv && !users))
+		return 0;
+	if (priv != users)
+		return iperf_fail(test, IESETSERVERAUTH, 0);
+	if (!readable(o->auth_users_path))
+		return iperf_fail(test, IESERVERAUTHUSERS, 0);
+	if (!readable(o->auth_private_key_path))
+		return iperf_fail(test, IESETSERVERAUTH, 0);
+	if (!options_seen(test, OPT_ID_SKEW_THRESHOLD))
+		test->opt.auth_skew_threshold_s = DEFAULT_SKEW_THRESHOLD_S;
+	return 0;
+}
+#endif /* OPT_HAVE_SSL */
+
+/* Rule 2 (OpenSSL builds only). */
+static int
+check_auth(struct iperf_test *test)
+{
+#if OPT_HAVE_SSL
+	if (check_auth_client(test) == -1 || check_auth_server(test) == -1)
+		return -1;
+#else
+	(void)test;
+#endif
+	return 0;
+}
+
+static int
+default_blksize(int protocol_id)
+{
+	if (protocol_id == Pudp)
+		return 0; /* decided at run time from the control MSS */
+	if (protocol_id == Psctp)
+		return DEFAULT_SCTP_BLKSIZE;
+	return DEFAULT_TCP_BLKSIZE;
+}
+
+/* Rule 4: -l defaults and limits (a negative UDP length escapes here,
+ * as in 3.21; the 1 MiB maximum applies to every protocol). */
+static int
+check_blksize(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	int udp = s->protocol_id == Pudp;
+
+	if (!options_seen(test, OPT_ID_LENGTH) || s->blksize == 0) {
+		s->blksize = default_blksize(s->protocol_id);
+		s->blksize_set = 0;
+	} else {
+		s->blksize_set = 1;
+	}
+	if ((!udp && s->blksize <= 0) || s->blksize > IPERF_MAX_BLOCKSIZE)
+		return iperf_fail(test, IEBLOCKSIZE, 0);
+	if (udp && s->blksize > 0 && (s->blksize < IPERF_MIN_UDP_BLOCKSIZE ||
+	    s->blksize > IPERF_MAX_UDP_BLOCKSIZE))
+		return iperf_fail(test, IEUDPBLOCKSIZE, 0);
+	return 0;
+}
+
+/* Rule 6: a client sending a file with no end condition sends it all. */
+static void
+file_size_as_bytes(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	struct stat st;
+
+	if (test->opt.role != 'c' || test->opt.diskfile_name == NULL ||
+	    options_seen(test, OPT_ID_TIME) || s->bytes != 0 || s->blocks != 0)
+		return;
+	if (stat(test->opt.diskfile_name, &st) == 0 && st.st_size > 0)
+		s->bytes = (uint64_t)st.st_size;
+}
+
+/* Rule 7: -t, -n, -k are exclusive; -n/-k alone make the duration 0. */
+static int
+check_end_conditions(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	int t = options_seen(test, OPT_ID_TIME);
+	int n = s->bytes != 0, k = s->blocks != 0;
+
+	if ((n || k) && !t)
+		s->duration = 0;
+	if (t + n + k > 1)
+		return iperf_fail(test, IEENDCONDITIONS, 0);
+	return 0;
+}
+
+/* Ours: options recognised, checked and stored, but not implemented. */
+static int
+check_unimplemented(struct iperf_test *test)
+{
+	size_t i;
+
+	for (i = 0; i < options_table_len; i++) {
+		if (!options_table[i].supported &&
+		    options_seen(test, options_table[i].id))
+			return iperf_fail(test, IEUNIMP, 0);
+	}
+	return 0;
+}
+
+static void
+json_warnings(struct iperf_test *test)
+{
+	if (!test->opt.json_output)
+		return;
+	if (options_seen(test, OPT_ID_FORMAT))
+		report_warning(test,
+		    "Report format (-f) flag ignored with JSON output (-J)");
+	if (test->opt.verbose)
+		report_warning(test,
+		    "Verbose output (-v) may interfere with JSON output (-J)");
+	if (test->opt.debug)
+		report_warning(test,
+		    "Debug output (-d) may interfere with JSON output (-J)");
+}
+
+int
+options_check(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+
+	if (check_roles(test) == -1 || check_auth(test) == -1)
+		return -1;
+	if (test->opt.diskfile_name != NULL && s->protocol_id == Pudp)
+		return iperf_fail(test, IEUDPFILETRANSFER, 0);
+	if (check_blksize(test) == -1)
+		return -1;
+	if (!options_seen(test, OPT_ID_BITRATE))
+		s->rate = s->protocol_id == Pudp ? IPERF_DEFAULT_UDP_RATE : 0;
+	file_size_as_bytes(test);
+	if (check_end_conditions(test) == -1)
+		return -1;
+	if (test->opt.role != 'c' && test->opt.role != 's')
+		return iperf_fail(test, IENOROLE, 0);
+	if (check_unimplemented(test) == -1)
+		return -1;
+	json_warnings(test);
+	return 0;
+}
