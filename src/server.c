@@ -342,7 +342,10 @@ static void
 server_end(struct iperf_test *test)
 {
 	server_drop_pending(test);
-	stream_stop_workers(test, 1);
+	stream_stop_workers(test, 0);
+	/* Let the client see our last control message before its data
+	 * connections go away (it may still be writing to them). */
+	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US);
 	test_close_stream_sockets(test);
 	if (test->prot_listener >= 0) {
 		evloop_del_fd(test->loop, test->prot_listener);
@@ -351,7 +354,6 @@ server_end(struct iperf_test *test)
 	}
 	if (test->listener_tuned && test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
-	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US);
 	test->capture_output = 0;
 	test->done = 1;
 	if (test->on_test_finish != NULL)

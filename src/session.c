@@ -410,7 +410,7 @@ session_collect_final(struct iperf_test *test)
 	cancel_timer(test, &test->stats_timer);
 	cancel_timer(test, &test->omit_timer);
 	cancel_timer(test, &test->end_timer);
-	stream_stop_workers(test, test->opt.role == 's');
+	stream_stop_workers(test, 0);
 	if (test->streams != NULL && test->start_us != 0 &&
 	    stats_sample(test, evloop_now(test->loop), 1))
 		test->reporter->interval(test);

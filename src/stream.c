@@ -318,12 +318,13 @@ stream_stop_workers(struct iperf_test *test, int shut)
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started)
 			continue;
-		/* Wake a worker blocked in send/recv; a receiver may also be
-		 * woken without disturbing the peer (SHUT_RD). */
-		if (shut || sp->sender)
+		/* Wake a worker blocked in send/recv.  Without `shut` the peer
+		 * is not disturbed beyond an end of stream: a receiver stops
+		 * reading (SHUT_RD), a sender sends its FIN (SHUT_WR). */
+		if (shut)
 			(void)shutdown(sp->socket, SHUT_RDWR);
 		else
-			(void)shutdown(sp->socket, SHUT_RD);
+			(void)shutdown(sp->socket, sp->sender ? SHUT_WR : SHUT_RD);
 	}
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started)
