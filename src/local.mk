@@ -28,7 +28,11 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/server.c %reldir%/server.h \
 	%reldir%/options.c %reldir%/options.h \
 	%reldir%/report.c %reldir%/report.h \
+	%reldir%/report_int.h \
+	%reldir%/report_calc.c %reldir%/report_calc.h \
+	%reldir%/report_rows.c %reldir%/report_rows.h \
 	%reldir%/report_text.c \
+	%reldir%/report_text_sum.c \
 	%reldir%/report_json.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)

@@ -3,7 +3,8 @@
 if HAVE_CHECK
 CHECK_SUITES = \
 	%reldir%/check_units \
-	%reldir%/check_timer
+	%reldir%/check_timer \
+	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -15,4 +16,13 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_SOURCES = %reldir%/check_timer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
+	%reldir%/check_report.h %reldir%/check_report_fx.c \
+	%reldir%/check_report_scn.c \
+	%reldir%/check_report_text.c %reldir%/check_report_text_misc.c \
+	%reldir%/check_report_text_multi.c %reldir%/check_report_text_udp.c \
+	%reldir%/check_report_json.c %reldir%/check_report_json_end.c \
+	%reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_report_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_report_LDADD = $(SUITE_LDADD)
 endif

@@ -1,0 +1,7 @@
+#include "config.h"
+#include "check_report.h"
+TCase *
+report_json_tcase(void)
+{
+	return tcase_create("json");
+}
