@@ -33,7 +33,9 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_rows.c %reldir%/report_rows.h \
 	%reldir%/report_text.c \
 	%reldir%/report_text_sum.c \
-	%reldir%/report_json.c
+	%reldir%/report_json.c \
+	%reldir%/report_json_data.c \
+	%reldir%/report_json_end.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

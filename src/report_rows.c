@@ -225,9 +225,8 @@ report_fmt_starting(char *buf, size_t len, const struct report_start_info *s)
 }
 
 int
-report_fmt_connected(char *buf, size_t len, int id, const char *lhost,
-    int lport, const char *rhost, int rport)
+report_fmt_connected(char *buf, size_t len, const struct report_conn *c)
 {
 	return snprintf(buf, len, "[%3d] local %s port %d connected to %s "
-	    "port %d\n", id, lhost, lport, rhost, rport);
+	    "port %d\n", c->id, c->lhost, c->lport, c->rhost, c->rport);
 }

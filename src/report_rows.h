@@ -83,9 +83,16 @@ struct report_start_info {
 /* "Starting Test: protocol: TCP, 1 streams, ..." */
 int report_fmt_starting(char *buf, size_t len,
     const struct report_start_info *s);
+struct report_conn {
+	int id;
+	const char *lhost;
+	int lport;
+	const char *rhost;
+	int rport;
+};
+
 /* "[  5] local A port P connected to B port Q" */
-int report_fmt_connected(char *buf, size_t len, int id, const char *lhost,
-    int lport, const char *rhost, int rport);
+int report_fmt_connected(char *buf, size_t len, const struct report_conn *c);
 
 /* Percentages shared by rows and JSON: 100 * lost / total, 0 if no total. */
 double report_loss_percent(int64_t lost, int64_t total);

@@ -133,12 +133,11 @@ static void
 text_on_new_stream(struct iperf_stream *sp)
 {
 	char line[REPORT_LINE_LEN], lhost[64], rhost[64];
-	int lport = 0, rport = 0;
+	struct report_conn c = { sp->socket, lhost, 0, rhost, 0 };
 
-	net_format_addr(&sp->local_addr, lhost, sizeof(lhost), &lport);
-	net_format_addr(&sp->remote_addr, rhost, sizeof(rhost), &rport);
-	(void)report_fmt_connected(line, sizeof(line), sp->socket, lhost,
-	    lport, rhost, rport);
+	net_format_addr(&sp->local_addr, lhost, sizeof(lhost), &c.lport);
+	net_format_addr(&sp->remote_addr, rhost, sizeof(rhost), &c.rport);
+	(void)report_fmt_connected(line, sizeof(line), &c);
 	report_text_line(sp->test, line);
 }
 

@@ -339,12 +339,13 @@ START_TEST(formats_connected_and_separator_lines)
 {
 	char buf[REPORT_LINE_LEN];
 
-	(void)report_fmt_connected(buf, sizeof(buf), 5, "127.0.0.1", 43760,
-	    "127.0.0.1", 5401);
+	struct report_conn c4 = { 5, "127.0.0.1", 43760, "127.0.0.1", 5401 };
+	struct report_conn c6 = { 12, "::1", 5201, "::1", 59738 };
+
+	(void)report_fmt_connected(buf, sizeof(buf), &c4);
 	ck_assert_str_eq(buf, "[  5] local 127.0.0.1 port 43760 connected to "
 	    "127.0.0.1 port 5401\n");
-	(void)report_fmt_connected(buf, sizeof(buf), 12, "::1", 5201, "::1",
-	    59738);
+	(void)report_fmt_connected(buf, sizeof(buf), &c6);
 	ck_assert_str_eq(buf,
 	    "[ 12] local ::1 port 5201 connected to ::1 port 59738\n");
 	(void)report_fmt_separator(buf, sizeof(buf));

@@ -116,6 +116,29 @@ void fx_end_setup(struct fx *f, const struct fx_ends *e);
 void fx_end(struct fx *f, const struct fx_ends *e);
 const char *fx_from_header(struct fx *f);
 
+/* Expected JSON texts from the 3.21 captures (check_report_want.c). */
+extern const char want_tcp_client_start[];
+extern const char want_tcp_client_intervals[];
+extern const char want_tcp_client_end[];
+extern const char want_udp_client_intervals[];
+extern const char want_udp_client_end[];
+extern const char want_udp_server_start[];
+extern const char want_udp_server_intervals[];
+extern const char want_udp_server_end[];
+extern const char want_tcp_server_start[];
+extern const char want_tcp_server_end[];
+extern const char want_tcp_reverse_end[];
+extern const char want_tcp_bidir_end[];
+extern const char want_udp_bidir_end[];
+extern const char want_error_document[];
+extern const char want_tcp_stream_lines[];
+/* want with "@SYSINFO@" replaced by this host's uname text (malloc'd). */
+char *fx_want(const char *want);
+/* cJSON_Print of obj compared with want (NULL obj fails). */
+void fx_assert_json(const struct cJSON *obj, const char *want);
+/* A seconds value whose x1000 is exactly `ms` (JSON jitter_ms). */
+double fx_ms_to_s(double ms);
+
 /* TCases of the suite's files. */
 TCase *report_rows_tcase(void);
 TCase *report_text_tcase(void);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "proto.h"
 #include "report.h"
 #include "stream.h"
+#include "util.h"
 
 void
 fx_init(struct fx *f, char role, enum fx_proto proto, int reverse, int bidir,
@@ -215,4 +217,52 @@ fx_assert_text(const char *got, const char *want)
 	}
 	ck_abort_msg("output line %d differs:\n got  '%.*s'\n want '%.*s'",
 	    line, (int)strcspn(g, "\n"), g, (int)strcspn(w, "\n"), w);
+}
+
+char *
+fx_want(const char *want)
+{
+	static const char key[] = "@SYSINFO@";
+	char info[512], *out;
+	const char *at = strstr(want, key);
+	size_t n;
+
+	if (at == NULL) {
+		out = strdup(want);
+		ck_assert_ptr_nonnull(out);
+		return out;
+	}
+	get_system_info(info, sizeof(info));
+	n = strlen(want) + strlen(info) + 1;
+	out = malloc(n);
+	ck_assert_ptr_nonnull(out);
+	(void)snprintf(out, n, "%.*s%s%s", (int)(at - want), want, info,
+	    at + sizeof(key) - 1);
+	return out;
+}
+
+void
+fx_assert_json(const cJSON *obj, const char *want)
+{
+	char *text, *w;
+
+	ck_assert_ptr_nonnull(obj);
+	text = cJSON_Print(obj);
+	ck_assert_ptr_nonnull(text);
+	w = fx_want(want);
+	fx_assert_text(text, w);
+	free(w);
+	cJSON_free(text);
+}
+
+double
+fx_ms_to_s(double ms)
+{
+	double s = ms / 1000.0;
+	int i;
+
+	for (i = 0; i < 64 && s * 1000.0 != ms; i++)
+		s = nextafter(s, s * 1000.0 < ms ? 1.0 : 0.0);
+	ck_assert_msg(s * 1000.0 == ms, "no seconds value for %.17g ms", ms);
+	return s;
 }

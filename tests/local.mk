@@ -22,6 +22,7 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 	%reldir%/check_report_text.c %reldir%/check_report_text_misc.c \
 	%reldir%/check_report_text_multi.c %reldir%/check_report_text_udp.c \
 	%reldir%/check_report_json.c %reldir%/check_report_json_end.c \
+	%reldir%/check_report_want.c \
 	%reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_report_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_report_LDADD = $(SUITE_LDADD)
