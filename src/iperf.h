@@ -290,6 +290,12 @@ struct iperf_test {
 	iperf_json_cb *json_callback;
 
 	pthread_mutex_t print_lock; /* serialises reporter output */
+
+	/*
+	 * Reporter additions (report_*.c).  The core may fill these; the
+	 * reporters fall back to their own figures when they are zero.
+	 */
+	int64_t diskfile_size; /* -F: file size in bytes (0: stat the file) */
 };
 
 #endif /* IPERF_INTERNAL_H */

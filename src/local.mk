@@ -34,8 +34,14 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/options_apply.c %reldir%/options_apply_misc.c \
 	%reldir%/options_check.c %reldir%/options_help.c \
 	%reldir%/report.c %reldir%/report.h \
+	%reldir%/report_int.h \
+	%reldir%/report_calc.c %reldir%/report_calc.h \
+	%reldir%/report_rows.c %reldir%/report_rows.h \
 	%reldir%/report_text.c \
-	%reldir%/report_json.c
+	%reldir%/report_text_sum.c \
+	%reldir%/report_json.c \
+	%reldir%/report_json_data.c \
+	%reldir%/report_json_end.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

@@ -7,7 +7,8 @@ CHECK_SUITES = \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
-	%reldir%/check_options
+	%reldir%/check_options \
+	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -31,6 +32,16 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
+	%reldir%/check_report.h %reldir%/check_report_fx.c \
+	%reldir%/check_report_scn.c \
+	%reldir%/check_report_text.c %reldir%/check_report_text_misc.c \
+	%reldir%/check_report_text_multi.c %reldir%/check_report_text_udp.c \
+	%reldir%/check_report_json.c %reldir%/check_report_json_end.c \
+	%reldir%/check_report_want.c \
+	%reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_report_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_report_LDADD = $(SUITE_LDADD)
 endif
 
 # Shell tests run with the build tree's programs.

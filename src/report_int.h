@@ -1,0 +1,31 @@
+/*
+ * report_int.h - pieces shared between the reporter files (report_text*.c,
+ * report_json*.c).  Not used outside the reporters, except by tests.
+ */
+#ifndef IPERF_REPORT_INT_H
+#define IPERF_REPORT_INT_H
+
+#include <stdint.h>
+#include <time.h>
+
+struct cJSON;
+struct iperf_test;
+struct iperf_stream;
+
+/* Text: the end-of-test section (report_text_sum.c). */
+void report_text_summary(struct iperf_test *test);
+/* Text: print one preformatted line through iperf_printf. */
+void report_text_line(struct iperf_test *test, const char *line);
+
+/* JSON builders (report_json_data.c); NULL on ENOMEM. */
+struct cJSON *report_json_interval(struct iperf_test *test);
+struct cJSON *report_json_end(struct iperf_test *test);
+struct cJSON *report_json_connected(const struct iperf_stream *sp);
+struct cJSON *report_json_test_start(const struct iperf_test *test);
+
+/* Wall-clock time of the test's start (taken once, then remembered). */
+void report_wall_time(struct iperf_test *test, time_t *secs, uint64_t *ms);
+/* "iperf 3.21" */
+#define REPORT_VERSION_TEXT ("iperf " IPERF_VERSION_COMPAT)
+
+#endif /* IPERF_REPORT_INT_H */

@@ -1,0 +1,297 @@
+/*
+ * report_json_end.c - the JSON "end" object (spec surface.md 3.5): per
+ * stream sender/receiver (TCP, SCTP) or "udp" objects, the group sums in
+ * computation order, CPU utilisation and congestion algorithms.
+ */
+#include "config.h"
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "iperf.h"
+#include "proto.h"
+#include "report_calc.h"
+#include "report_int.h"
+#include "report_rows.h"
+#include "stream.h"
+#include "banned.h"
+
+static void
+num(cJSON *o, const char *key, double v, int *err)
+{
+	if (o == NULL || cJSON_AddNumberToObject(o, key, v) == NULL)
+		*err = 1;
+}
+
+static void
+flag(cJSON *o, const char *key, int v, int *err)
+{
+	if (o == NULL || cJSON_AddBoolToObject(o, key, v != 0) == NULL)
+		*err = 1;
+}
+
+static void
+attach(cJSON *parent, const char *key, cJSON *child, int *err)
+{
+	if (child == NULL || parent == NULL ||
+	    !cJSON_AddItemToObject(parent, key, child)) {
+		cJSON_Delete(child);
+		*err = 1;
+	}
+}
+
+static double
+bits_per_second(double bytes, double seconds)
+{
+	return seconds > 0 ? bytes * 8.0 / seconds : 0.0;
+}
+
+/* "start", "end", "seconds", "bytes", "bits_per_second" */
+static void
+span(cJSON *o, double end, double seconds, uint64_t bytes, double rate_time,
+    int *err)
+{
+	num(o, "start", 0, err);
+	num(o, "end", end, err);
+	num(o, "seconds", seconds, err);
+	num(o, "bytes", (double)bytes, err);
+	num(o, "bits_per_second", bits_per_second((double)bytes, rate_time),
+	    err);
+}
+
+/* Retransmit keys in sender objects: TCP with the info, or SCTP. */
+static int
+has_retr_keys(const struct iperf_test *test)
+{
+	return report_retr_known(test) ||
+	    (test->proto != NULL && test->proto->id == Psctp);
+}
+
+static void
+tcpinfo_keys(cJSON *o, const struct iperf_stream *sp, int64_t retr, int *err)
+{
+	int have = sp->rtt_samples > 0;
+
+	num(o, "retransmits", (double)retr, err);
+	num(o, "reorder", (double)sp->reorder, err);
+	num(o, "max_snd_cwnd", (double)sp->max_snd_cwnd, err);
+	num(o, "max_snd_wnd", (double)sp->max_snd_wnd, err);
+	num(o, "max_rtt", (double)sp->max_rtt, err);
+	num(o, "min_rtt", have ? (double)sp->min_rtt : 0.0, err);
+	num(o, "mean_rtt", have ? (double)(sp->rtt_sum / sp->rtt_samples) : 0.0,
+	    err);
+}
+
+/* -F: {sent, received, size, percent_sent, percent_received, filename} */
+static cJSON *
+diskfile(const struct iperf_test *test, const struct report_end *e, int *err)
+{
+	cJSON *o = cJSON_CreateObject();
+	double size = (double)report_diskfile_size(test);
+
+	num(o, "sent", (double)e->sent_bytes, err);
+	num(o, "received", (double)e->rcvd_bytes, err);
+	num(o, "size", size, err);
+	num(o, "percent_sent", report_file_percent((double)e->sent_bytes,
+	    size), err);
+	num(o, "percent_received", report_file_percent((double)e->rcvd_bytes,
+	    size), err);
+	if (o == NULL || cJSON_AddStringToObject(o, "filename",
+	    test->opt.diskfile_name) == NULL)
+		*err = 1;
+	return o;
+}
+
+static cJSON *
+tcp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
+    double first_local_time, int *err)
+{
+	cJSON *o = cJSON_CreateObject(), *snd, *rcv;
+	struct report_end e;
+
+	report_end_stream(test, sp, &e);
+	snd = cJSON_CreateObject();
+	num(snd, "socket", sp->socket, err);
+	span(snd, e.sender_time, e.sender_time, e.sent_bytes, e.sender_time,
+	    err);
+	if (has_retr_keys(test))
+		tcpinfo_keys(snd, sp, e.retransmits, err);
+	flag(snd, "sender", sp->sender, err);
+	attach(o, "sender", snd, err);
+	if (test->opt.diskfile_name != NULL)
+		attach(o, "diskfile", diskfile(test, &e, err), err);
+	rcv = cJSON_CreateObject();
+	num(rcv, "socket", sp->socket, err);
+	/* Quirk: "seconds" is the first stream's local time. */
+	span(rcv, e.receiver_time, first_local_time, e.rcvd_bytes,
+	    e.receiver_time, err);
+	flag(rcv, "sender", sp->sender, err);
+	attach(o, "receiver", rcv, err);
+	return o;
+}
+
+static cJSON *
+udp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
+    int *err)
+{
+	cJSON *o = cJSON_CreateObject(), *u = cJSON_CreateObject();
+	struct report_end e;
+
+	report_end_stream(test, sp, &e);
+	num(u, "socket", sp->socket, err);
+	span(u, e.sender_time, e.sender_time, e.sent_bytes, e.sender_time, err);
+	num(u, "jitter_ms", e.jitter * 1000.0, err);
+	num(u, "lost_packets", (double)e.lost, err);
+	num(u, "packets", (double)e.packets, err);
+	num(u, "lost_percent", report_loss_percent(e.lost, e.packets), err);
+	num(u, "out_of_order", (double)e.ooo, err);
+	flag(u, "sender", sp->sender, err);
+	attach(o, "udp", u, err);
+	return o;
+}
+
+static void
+end_streams(const struct iperf_test *test, cJSON *end, int *err)
+{
+	cJSON *arr = cJSON_CreateArray();
+	const struct iperf_stream *sp;
+	double first_time = report_first_local_time(test);
+
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		cJSON *s = report_is_datagram(test) ? udp_stream(test, sp, err) :
+		    tcp_stream(test, sp, first_time, err);
+
+		if (s == NULL || arr == NULL || !cJSON_AddItemToArray(arr, s)) {
+			cJSON_Delete(s);
+			*err = 1;
+		}
+	}
+	attach(end, "streams", arr, err);
+}
+
+/* One UDP sum object: the common span, then the "loss" keys. */
+struct udp_sum_spec {
+	double end;       /* "end" and "seconds" */
+	uint64_t bytes;
+	double rate_time; /* divisor of bits_per_second */
+	double jitter;    /* seconds */
+	int64_t lost, packets;
+	int sender;
+};
+
+static cJSON *
+udp_sum(const struct udp_sum_spec *u, int *err)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	span(o, u->end, u->end, u->bytes, u->rate_time, err);
+	num(o, "jitter_ms", u->jitter * 1000.0, err);
+	num(o, "lost_packets", (double)u->lost, err);
+	num(o, "packets", (double)u->packets, err);
+	num(o, "lost_percent", report_loss_percent(u->lost, u->packets), err);
+	flag(o, "sender", u->sender, err);
+	return o;
+}
+
+/* sum (legacy: sent bytes over the sender time, receiver time span),
+ * sum_sent (always "sender": true), sum_received (always false). */
+static void
+udp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
+{
+	const char *sfx = g == 0 ? "" : "_bidir_reverse";
+	struct report_end s;
+	struct udp_sum_spec u;
+	char key[64];
+
+	report_end_group(test, g, &s);
+	u = (struct udp_sum_spec){ s.receiver_time, s.sent_bytes,
+		s.sender_time, s.jitter, s.lost, s.packets,
+		report_group_sends(test, g) };
+	(void)snprintf(key, sizeof(key), "sum%s", sfx);
+	attach(end, key, udp_sum(&u, err), err);
+	u = (struct udp_sum_spec){ s.sender_time, s.sent_bytes, s.sender_time,
+		0.0, 0, s.sender_packets, 1 };
+	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
+	attach(end, key, udp_sum(&u, err), err);
+	u = (struct udp_sum_spec){ s.receiver_time, s.rcvd_bytes,
+		s.receiver_time, s.jitter, s.lost, s.receiver_packets, 0 };
+	(void)snprintf(key, sizeof(key), "sum_received%s", sfx);
+	attach(end, key, udp_sum(&u, err), err);
+}
+
+static void
+tcp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
+{
+	const char *sfx = g == 0 ? "" : "_bidir_reverse";
+	int sends = report_group_sends(test, g);
+	struct report_end s;
+	cJSON *o;
+	char key[64];
+
+	report_end_group(test, g, &s);
+	o = cJSON_CreateObject();
+	span(o, s.sender_time, s.sender_time, s.sent_bytes, s.sender_time, err);
+	if (has_retr_keys(test))
+		num(o, "retransmits", (double)s.retransmits, err);
+	flag(o, "sender", sends, err);
+	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
+	attach(end, key, o, err);
+	o = cJSON_CreateObject();
+	span(o, s.receiver_time, s.receiver_time, s.rcvd_bytes,
+	    s.receiver_time, err);
+	flag(o, "sender", sends, err);
+	(void)snprintf(key, sizeof(key), "sum_received%s", sfx);
+	attach(end, key, o, err);
+}
+
+static void
+cpu_and_congestion(const struct iperf_test *test, cJSON *end, int *err)
+{
+	cJSON *cpu = cJSON_CreateObject();
+	const char *snd, *rcv;
+	double remote[3];
+	int last = report_group_count(test) - 1;
+
+	report_remote_cpu(test, remote);
+	num(cpu, "host_total", test->cpu_util[0], err);
+	num(cpu, "host_user", test->cpu_util[1], err);
+	num(cpu, "host_system", test->cpu_util[2], err);
+	num(cpu, "remote_total", remote[0], err);
+	num(cpu, "remote_user", remote[1], err);
+	num(cpu, "remote_system", remote[2], err);
+	attach(end, "cpu_utilization_percent", cpu, err);
+	if (test->proto == NULL ||
+	    (test->proto->flags & PROTO_F_CONGESTION) == 0)
+		return;
+	report_congestion(test, report_group_sends(test, last), &snd, &rcv);
+	if (snd != NULL && cJSON_AddStringToObject(end,
+	    "sender_tcp_congestion", snd) == NULL)
+		*err = 1;
+	if (rcv != NULL && cJSON_AddStringToObject(end,
+	    "receiver_tcp_congestion", rcv) == NULL)
+		*err = 1;
+}
+
+cJSON *
+report_json_end(struct iperf_test *test)
+{
+	cJSON *end = cJSON_CreateObject();
+	int g, err = end == NULL;
+
+	if (test->streams == NULL)
+		return end;
+	end_streams(test, end, &err);
+	for (g = 0; g < report_group_count(test); g++) {
+		if (report_is_datagram(test))
+			udp_sums(test, end, g, &err);
+		else
+			tcp_sums(test, end, g, &err);
+	}
+	cpu_and_congestion(test, end, &err);
+	if (err) {
+		cJSON_Delete(end);
+		return NULL;
+	}
+	return end;
+}
