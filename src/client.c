@@ -129,7 +129,8 @@ client_test_start(struct iperf_test *test)
 		return -1;
 	if (s->duration > 0) {
 		uint64_t d = (uint64_t)(s->duration + s->omit) * 1000000ULL;
-		test->end_timer = evloop_add_timer(test->loop, d, 0, end_cb, test);
+		test->end_timer = evloop_add_timer_at(test->loop,
+		    test->start_us + d, 0, end_cb, test);
 		if (test->end_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
@@ -433,7 +434,7 @@ client_prepare(struct iperf_test *test)
 		test->proto = proto_find(test->settings.protocol_id);
 	if (test->proto == NULL)
 		return iperf_fail(test, IEPROTOCOL, 0);
-	if (session_open(test) == -1)
+	if (session_open(test) == -1 || session_open_wake(test) == -1)
 		return -1;
 	test->reporter->begin(test);
 	return 0;

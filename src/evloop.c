@@ -113,6 +113,16 @@ evloop_add_timer(struct evloop *loop, uint64_t delay_us, uint64_t period_us,
 	    cb, arg);
 }
 
+struct timer *
+evloop_add_timer_at(struct evloop *loop, uint64_t at_us, uint64_t period_us,
+    timer_cb *cb, void *arg)
+{
+	uint64_t now = evloop_now(loop);
+
+	return timer_add(&loop->timers, now, at_us > now ? at_us - now : 0,
+	    period_us, cb, arg);
+}
+
 void
 evloop_cancel_timer(struct evloop *loop, struct timer *t)
 {

@@ -32,6 +32,9 @@ void evloop_del_fd(struct evloop *loop, int fd);
 
 struct timer *evloop_add_timer(struct evloop *loop, uint64_t delay_us,
     uint64_t period_us, timer_cb *cb, void *arg);
+/* The same, first expiry at the absolute monotonic time `at_us`. */
+struct timer *evloop_add_timer_at(struct evloop *loop, uint64_t at_us,
+    uint64_t period_us, timer_cb *cb, void *arg);
 void evloop_cancel_timer(struct evloop *loop, struct timer *t);
 void evloop_reset_timer(struct evloop *loop, struct timer *t,
     uint64_t delay_us);

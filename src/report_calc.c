@@ -47,6 +47,16 @@ is_sctp(const struct iperf_test *test)
 }
 
 int
+report_group_has_retr(const struct iperf_test *test, int g)
+{
+	if (is_sctp(test))
+		return 1;
+	if (report_group_sends(test, g))
+		return test->sender_has_retransmits == 1;
+	return test->opt.role == 'c' && test->peer_has_retransmits == 1;
+}
+
+int
 report_stream_has_retr(const struct iperf_test *test,
     const struct iperf_stream *sp)
 {

@@ -50,6 +50,9 @@ int report_is_bidir(const struct iperf_test *test);
 int report_want_sums(const struct iperf_test *test);
 /* Retransmit figures exist (Retr columns, JSON retransmit keys). */
 int report_retr_known(const struct iperf_test *test);
+/* Whether this end knows the retransmits of direction group g: its own
+ * sending streams, or (client only) the peer's from its results. */
+int report_group_has_retr(const struct iperf_test *test, int g);
 /* This stream's interval rows carry Retr/Cwnd (TCP info, or SCTP). */
 int report_stream_has_retr(const struct iperf_test *test,
     const struct iperf_stream *sp);

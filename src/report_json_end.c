@@ -232,7 +232,7 @@ tcp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	report_end_group(test, g, &s);
 	o = cJSON_CreateObject();
 	span(o, s.sender_time, s.sender_time, s.sent_bytes, s.sender_time, err);
-	if (has_retr_keys(test))
+	if (report_group_has_retr(test, g))
 		num(o, "retransmits", (double)s.retransmits, err);
 	flag(o, "sender", sends, err);
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);

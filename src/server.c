@@ -131,7 +131,7 @@ server_streams_ready(struct iperf_test *test)
 	if (test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
 	server_watch_listener(test);
-	if (session_start_measuring(test) == -1)
+	if (session_start_measuring(test) == -1 || session_open_wake(test) == -1)
 		return -1;
 	if (s->duration > 0) {
 		uint64_t d = (uint64_t)(s->duration + s->omit + IPERF_SERVER_GRACE_S) *
@@ -354,6 +354,7 @@ server_end(struct iperf_test *test)
 	}
 	if (test->listener_tuned && test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
+	session_close_wake(test);
 	test->capture_output = 0;
 	test->done = 1;
 	if (test->on_test_finish != NULL)

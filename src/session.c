@@ -38,6 +38,8 @@ session_fail(struct iperf_test *test)
 		test->sops->on_fail(test);
 }
 
+static void check_interrupt(struct iperf_test *test);
+
 static void
 wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 {
@@ -47,11 +49,7 @@ wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	(void)fd;
 	(void)events;
 	test_drain_wake(test);
-	if (test->interrupted && !test->interrupt_handled) {
-		test->interrupt_handled = 1;
-		if (test->sops != NULL && test->sops->on_interrupt != NULL)
-			test->sops->on_interrupt(test);
-	}
+	check_interrupt(test);
 }
 
 int
@@ -62,14 +60,38 @@ session_open(struct iperf_test *test)
 		if (test->loop == NULL)
 			return iperf_fail(test, IEINITTEST, ENOMEM);
 	}
-	if (test->wake_rd < 0) {
-		if (test_open_wake(test) == -1)
-			return iperf_fail(test, IEINITTEST, errno);
-		if (evloop_add_fd(test->loop, test->wake_rd, EV_READ, wake_cb,
-			test) == -1)
-			return iperf_fail(test, IEINITTEST, errno);
-	}
 	return 0;
+}
+
+int
+session_open_wake(struct iperf_test *test)
+{
+	if (test->wake_rd >= 0)
+		return 0;
+	if (test_open_wake(test) == -1)
+		return iperf_fail(test, IEINITTEST, errno);
+	if (evloop_add_fd(test->loop, test->wake_rd, EV_READ, wake_cb, test) ==
+	    -1)
+		return iperf_fail(test, IEINITTEST, errno);
+	return 0;
+}
+
+void
+session_close_wake(struct iperf_test *test)
+{
+	if (test->wake_rd >= 0 && test->loop != NULL)
+		evloop_del_fd(test->loop, test->wake_rd);
+	test_close_wake(test);
+}
+
+static void
+check_interrupt(struct iperf_test *test)
+{
+	if (test->interrupted && !test->interrupt_handled) {
+		test->interrupt_handled = 1;
+		if (test->sops != NULL && test->sops->on_interrupt != NULL)
+			test->sops->on_interrupt(test);
+	}
 }
 
 /* ---- control reader ---------------------------------------------------- */
@@ -278,6 +300,11 @@ void
 session_run(struct iperf_test *test)
 {
 	while (!test->done) {
+		/* A signal interrupts select() (EINTR) even without a wake-up
+		 * fd; the flag is checked after every pass. */
+		check_interrupt(test);
+		if (test->done)
+			break;
 		if (evloop_run_once(test->loop, SESSION_MAX_WAIT_US) == -1) {
 			iperf_fail(test, IESELECT, errno);
 			session_fail(test);
@@ -299,6 +326,14 @@ session_send_state(struct iperf_test *test, signed char state)
 /* ---- measuring --------------------------------------------------------- */
 
 static void
+timer_reset_at(struct iperf_test *test, struct timer *t, uint64_t at)
+{
+	uint64_t now = evloop_now(test->loop);
+
+	evloop_reset_timer(test->loop, t, at > now ? at - now : 0);
+}
+
+static void
 omit_end(struct iperf_test *test, uint64_t now)
 {
 	test->omitting = 0;
@@ -307,12 +342,14 @@ omit_end(struct iperf_test *test, uint64_t now)
 	if (test->omit_timer != NULL)
 		evloop_cancel_timer(test->loop, test->omit_timer);
 	test->omit_timer = NULL;
+	/* Restart the interval and end clocks from the same instant, the
+	 * interval timer first so that it runs first at equal deadlines. */
 	if (test->stats_timer != NULL)
-		evloop_reset_timer(test->loop, test->stats_timer,
-		    (uint64_t)(test->opt.stats_interval * 1e6));
+		timer_reset_at(test, test->stats_timer,
+		    now + (uint64_t)(test->opt.stats_interval * 1e6));
 	if (test->end_timer != NULL)
-		evloop_reset_timer(test->loop, test->end_timer,
-		    (uint64_t)test->settings.duration * USEC_PER_SEC);
+		timer_reset_at(test, test->end_timer,
+		    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
 }
 
 static int
@@ -334,6 +371,11 @@ stats_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	if (test->state != TEST_RUNNING)
+		return 1;
+	/* The test ends at this very tick: the end handler takes the final
+	 * interval, so no tiny extra interval follows. */
+	if (test->end_timer != NULL && !test->end_timer->cancelled &&
+	    test->end_timer->deadline_us <= now_us)
 		return 1;
 	if (stats_sample(test, now_us, 0))
 		test->reporter->interval(test);
@@ -367,8 +409,8 @@ session_start_measuring(struct iperf_test *test)
 	stats_start(test, now);
 	cpu_sample_now(&test->cpu_start);
 	if (ival > 0) {
-		test->stats_timer = evloop_add_timer(test->loop, ival, ival,
-		    stats_cb, test);
+		test->stats_timer = evloop_add_timer_at(test->loop, now + ival,
+		    ival, stats_cb, test);
 		if (test->stats_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
@@ -376,8 +418,8 @@ session_start_measuring(struct iperf_test *test)
 		test->omitting = 1;
 		test->omit_end_us = now +
 		    (uint64_t)test->settings.omit * USEC_PER_SEC;
-		test->omit_timer = evloop_add_timer(test->loop,
-		    (uint64_t)test->settings.omit * USEC_PER_SEC, 0, omit_cb, test);
+		test->omit_timer = evloop_add_timer_at(test->loop,
+		    test->omit_end_us, 0, omit_cb, test);
 		if (test->omit_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}

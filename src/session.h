@@ -42,8 +42,11 @@ struct session_ops {
 	void (*on_tick)(struct iperf_test *test);
 };
 
-/* Create the loop and the wake pipe for a run (idempotent). */
+/* Create the loop for a run (idempotent). */
 int session_open(struct iperf_test *test);
+/* The wake-up fd (workers, iperf_test_interrupt from other threads). */
+int session_open_wake(struct iperf_test *test);
+void session_close_wake(struct iperf_test *test);
 /* Watch the control socket (made non-blocking) with these handlers. */
 int session_attach_ctrl(struct iperf_test *test, const struct session_ops *ops);
 void session_detach_ctrl(struct iperf_test *test);

@@ -84,7 +84,7 @@ stream_free(struct iperf_stream *sp)
 		return;
 	if (sp->test->proto != NULL && sp->test->proto->stream_release != NULL)
 		sp->test->proto->stream_release(sp);
-	if (sp->socket >= 0)
+	if (sp->socket >= 0 && !sp->closed)
 		close(sp->socket);
 	for (ir = sp->intervals; ir != NULL; ir = next) {
 		next = ir->next;

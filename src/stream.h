@@ -76,7 +76,8 @@ struct stream_peer {
 struct iperf_stream {
 	struct iperf_test *test;
 	int id;      /* 1, 3, 4, 5, ... (wire ids) */
-	int socket;
+	int socket;  /* also the id shown in reports ("[  5]") */
+	int closed;  /* socket closed; the number is kept for the reports */
 	int sender;  /* this end sends on the stream */
 	int datagram; /* message-oriented transport: blocks are packets */
 	void *proto_ctx;

@@ -7,6 +7,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
+#ifdef HAVE_SYS_EVENTFD_H
+#include <sys/eventfd.h>
+#endif
 
 #include "evloop.h"
 #include "iperf.h"
@@ -67,6 +70,13 @@ test_open_wake(struct iperf_test *test)
 
 	if (test->wake_rd >= 0)
 		return 0;
+#if defined(HAVE_EVENTFD) && defined(HAVE_SYS_EVENTFD_H)
+	fds[0] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (fds[0] >= 0) {
+		test->wake_rd = test->wake_wr = fds[0];
+		return 0;
+	}
+#endif
 	if (pipe(fds) == -1)
 		return -1;
 	(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
@@ -81,21 +91,22 @@ test_open_wake(struct iperf_test *test)
 void
 test_close_wake(struct iperf_test *test)
 {
+	if (test->wake_wr >= 0 && test->wake_wr != test->wake_rd)
+		close(test->wake_wr);
 	if (test->wake_rd >= 0)
 		close(test->wake_rd);
-	if (test->wake_wr >= 0)
-		close(test->wake_wr);
 	test->wake_rd = test->wake_wr = -1;
 }
 
 void
 test_wake(struct iperf_test *test)
 {
-	char c = 0;
+	uint64_t one = 1;
 	int saved = errno;
 
+	/* 8 bytes suit both an eventfd and a pipe. */
 	if (test->wake_wr >= 0)
-		(void)write(test->wake_wr, &c, 1);
+		(void)write(test->wake_wr, &one, sizeof(one));
 	errno = saved;
 }
 
@@ -180,9 +191,9 @@ test_close_stream_sockets(struct iperf_test *test)
 	struct iperf_stream *sp;
 
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
-		if (sp->socket >= 0 && !sp->thread_started) {
+		if (!sp->closed && !sp->thread_started) {
 			close(sp->socket);
-			sp->socket = -1;
+			sp->closed = 1; /* the number stays: reports show it */
 		}
 	}
 }
