@@ -16,6 +16,7 @@
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
+#include "pacer.h"
 #include "proto.h"
 #include "stream.h"
 #include "test.h"
@@ -24,8 +25,6 @@
 
 /* Longest a paced worker sleeps before re-checking its stop flag. */
 #define PACER_MAX_SLEEP_US 100000ULL
-/* Token bucket depth in time, on top of the burst. */
-#define PACER_DEPTH_US 2000ULL
 
 static void
 fill_payload(struct iperf_test *test, char *buf, size_t len)
@@ -154,50 +153,18 @@ stream_count_rx(struct iperf_stream *sp, uint64_t bytes)
 	pthread_mutex_unlock(&sp->lock);
 }
 
-/* Token bucket: a bounded burst, so a stalled sender never floods. */
-struct pacer {
-	double rate_bps; /* bits per second, 0 = unlimited */
-	double tokens;   /* bits */
-	double depth;    /* bits */
-	uint64_t last_us;
-};
-
-static void
-pacer_init(struct pacer *p, struct iperf_test *test, size_t blksize)
-{
-	double block_bits = (double)blksize * 8.0;
-	int burst = test->settings.burst > 0 ? test->settings.burst : 1;
-
-	p->rate_bps = (double)test->settings.rate;
-	p->depth = block_bits * burst +
-	    p->rate_bps * (double)PACER_DEPTH_US / 1e6;
-	p->tokens = block_bits * burst;
-	p->last_us = iperf_time_now_us();
-}
-
 /* Wait until a block may go; returns 0 to send, -1 if asked to stop. */
 static int
 pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize)
 {
-	double need = (double)blksize * 8.0;
-
-	if (p->rate_bps <= 0)
-		return 0;
 	for (;;) {
 		uint64_t now = iperf_time_now_us();
-		uint64_t wait_us;
+		uint64_t wait_us = pacer_delay(p, blksize, now);
 
-		p->tokens += p->rate_bps * (double)(now - p->last_us) / 1e6;
-		if (p->tokens > p->depth)
-			p->tokens = p->depth;
-		p->last_us = now;
-		if (p->tokens >= need) {
-			p->tokens -= need;
+		if (wait_us == 0)
 			return 0;
-		}
 		if (atomic_load(&sp->stop))
 			return -1;
-		wait_us = (uint64_t)((need - p->tokens) * 1e6 / p->rate_bps) + 1;
 		if (wait_us > PACER_MAX_SLEEP_US)
 			wait_us = PACER_MAX_SLEEP_US;
 		iperf_time_sleep_until(now + wait_us);
@@ -221,7 +188,8 @@ worker_send_loop(struct iperf_stream *sp)
 	struct iperf_test *test = sp->test;
 	struct pacer pacer;
 
-	pacer_init(&pacer, test, sp->blksize);
+	pacer_init(&pacer, test->settings.rate, sp->blksize, test->settings.burst,
+	    iperf_time_now_us());
 	while (!atomic_load(&sp->stop)) {
 		ssize_t n;
 
