@@ -27,6 +27,9 @@
 #include "util.h"
 #include "banned.h"
 
+/* Period of the client's checks (end conditions, watchdogs). */
+#define CLIENT_CHECK_US 100000ULL
+
 static void client_finish(struct iperf_test *test);
 
 /* ---- state handlers ----------------------------------------------------- */
@@ -153,11 +156,14 @@ client_end_test(struct iperf_test *test)
 {
 	if (test->state != TEST_RUNNING)
 		return;
-	session_collect_final(test);
+	/* Tell the server first, so that it stops counting close to our
+	 * end; waking and joining the workers takes a moment. */
+	stream_signal_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
 		test->sops->on_fail(test);
 		return;
 	}
+	session_collect_final(test);
 }
 
 static int
@@ -330,14 +336,35 @@ client_interrupt(struct iperf_test *test)
 	client_finish(test);
 }
 
+/* Waiting on the server outside TEST_RUNNING is bounded by the receive
+ * timeout too: a server that stalls cannot hold the client forever. */
+static void
+client_check_ctrl_idle(struct iperf_test *test)
+{
+	uint64_t now = evloop_now(test->loop);
+	uint64_t last = test->ctrl_activity_us;
+	uint64_t limit = (uint64_t)(test->opt.rcv_timeout_ms > 0 ?
+					test->opt.rcv_timeout_ms :
+					DEFAULT_NO_MSG_RCVD_TIMEOUT) * 1000;
+
+	if (test->ctrl != NULL && ctrl_last_progress(test->ctrl) > last)
+		last = ctrl_last_progress(test->ctrl);
+	if (test->ctrl_sck < 0 || now <= last || now - last <= limit)
+		return;
+	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
+	client_fail(test);
+}
+
 static void
 client_check(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 	uint64_t now, newest = 0;
 
-	if (test->state != TEST_RUNNING)
+	if (test->state != TEST_RUNNING) {
+		client_check_ctrl_idle(test);
 		return;
+	}
 	if (test->opt.stats_interval <= 0 && test_end_condition_met(test)) {
 		client_end_test(test);
 		return;
@@ -453,6 +480,14 @@ client_run(struct iperf_test *test)
 		return -1;
 	}
 	session_expect_state(test);
+	test->ctrl_activity_us = evloop_now(test->loop);
+	test->check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
+	    CLIENT_CHECK_US, session_check_cb, test);
+	if (test->check_timer == NULL) {
+		iperf_fail(test, IENEWTIMER, ENOMEM);
+		client_fail(test);
+		return -1;
+	}
 	session_run(test);
 	if (test->abort != ABORT_NONE)
 		return -1;

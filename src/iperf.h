@@ -277,6 +277,7 @@ struct iperf_test {
 	int final_collected;
 	struct pending_conn *pending; /* server: data connections awaiting cookies */
 	uint64_t progress_us;         /* server: last sign of life from the client */
+	uint64_t ctrl_activity_us;    /* last control message we sent */
 	int capture_output; /* server: keep report lines for the client */
 	int header_printed;
 	int intervals_printed;

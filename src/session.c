@@ -197,7 +197,8 @@ fault_to_error(struct iperf_test *test)
 			iperf_fail(test, test->ctrl_fail_code, 0);
 		break;
 	}
-	test->ctrl_eof = ctrl_fault(test->ctrl) == CTRL_FAULT_EOF;
+	test->ctrl_eof = ctrl_fault(test->ctrl) == CTRL_FAULT_EOF ||
+	    test->ctrl_eof_seen;
 }
 
 static void
@@ -220,7 +221,6 @@ process_ctrl(struct iperf_test *test)
 	if (rc == -1 || (test->ctrl_eof_seen &&
 			    ctrl_expecting(test->ctrl) == CTRL_EXPECT_NONE)) {
 		fault_to_error(test);
-		test->ctrl_eof = 1;
 		session_fail(test);
 	}
 }
@@ -317,6 +317,7 @@ int
 session_send_state(struct iperf_test *test, signed char state)
 {
 	test->state = state;
+	test->ctrl_activity_us = evloop_now(test->loop);
 	report_debug(test, 3, "State change: State set to %d", state);
 	if (ctrl_send_state(test->ctrl_sck, state) == -1)
 		return iperf_fail(test, IESENDMESSAGE, errno);

@@ -277,12 +277,20 @@ stream_start_workers(struct iperf_test *test)
 }
 
 void
-stream_stop_workers(struct iperf_test *test, int shut)
+stream_signal_stop(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 
 	for (sp = test->streams; sp != NULL; sp = sp->next)
 		atomic_store(&sp->stop, 1);
+}
+
+void
+stream_stop_workers(struct iperf_test *test, int shut)
+{
+	struct iperf_stream *sp;
+
+	stream_signal_stop(test);
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started)
 			continue;

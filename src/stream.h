@@ -125,6 +125,8 @@ struct iperf_stream *stream_find(struct iperf_test *test, int id);
 
 /* Start the worker threads of all streams (signals blocked in them). */
 int stream_start_workers(struct iperf_test *test);
+/* Ask workers to stop after their current block (no waiting). */
+void stream_signal_stop(struct iperf_test *test);
 /* Ask workers to stop, wake them (shutdown), join them. */
 void stream_stop_workers(struct iperf_test *test, int shut);
 

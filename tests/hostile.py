@@ -1,0 +1,426 @@
+#!/usr/bin/env python3
+"""Hostile peers on the control channel, both ways, on loopback.
+
+Server side: one persistent `iperf3 -s` of ours receives broken, hostile
+or vanishing clients (truncated cookies, absurd length prefixes, bad and
+deeply nested JSON, wrong types, out-of-range values, unknown and
+out-of-order states, wrong data cookies, a client that vanishes mid-test,
+a second client while busy).  Each case checks the server's answer where
+iperf3 defines one (SERVER_ERROR with the right code, ACCESS_DENIED), the
+server must stay up, and afterwards a stock iperf3 client test succeeds
+and the server's open descriptors are back where they started.
+
+Client side: our `iperf3 -c` meets fake servers that close, send unknown
+or out-of-order states, SERVER_ERROR (short form), ACCESS_DENIED, an
+oversized result document, or stall; it must exit 1 with iperf3's message
+within a bounded time.
+
+Usage: hostile.py OURS [STOCK]
+"""
+
+import json
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+
+IO_TIMEOUT = 15
+COOKIE = b"abcdefghijklmnopqrstuvwxyz234567abcd\0"
+PARAMS = {"tcp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
+          "parallel": 1, "len": 131072, "pacing_timer": 1000,
+          "client_version": "3.21"}
+
+results = []
+
+
+def record(name, ok, detail=""):
+    results.append(ok)
+    print(("PASS" if ok else "FAIL") + f": {name}" + (f" ({detail})" if detail else ""))
+    sys.stdout.flush()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def connect(port):
+    s = socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return s
+
+
+def recv_exact(s, n):
+    buf = b""
+    while len(buf) < n:
+        chunk = s.recv(n - len(buf))
+        if not chunk:
+            break
+        buf += chunk
+    return buf
+
+
+def send_json(s, obj_or_bytes):
+    body = obj_or_bytes if isinstance(obj_or_bytes, bytes) else \
+        json.dumps(obj_or_bytes).encode()
+    s.sendall(struct.pack(">I", len(body)) + body)
+
+
+def expect_server_error(s, code):
+    """Read until SERVER_ERROR; return None if found with `code`."""
+    data = b""
+    try:
+        while True:
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except OSError:
+        pass
+    i = data.find(b"\xfe")
+    if i < 0 or len(data) < i + 5:
+        return f"no SERVER_ERROR in {data[:16]!r}"
+    got = struct.unpack(">i", data[i + 1:i + 5])[0]
+    return None if got == code else f"SERVER_ERROR code {got}, want {code}"
+
+
+def handshake(port, params=PARAMS):
+    s = connect(port)
+    s.sendall(COOKIE)
+    if recv_exact(s, 1) != b"\x09":
+        raise RuntimeError("no PARAM_EXCHANGE")
+    send_json(s, params)
+    return s
+
+
+# ---- server side ------------------------------------------------------------
+
+def fd_count(pid):
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return -1
+
+
+def server_cases(port):
+    cases = []
+
+    def case(fn):
+        cases.append(fn)
+        return fn
+
+    @case
+    def close_immediately():
+        connect(port).close()
+
+    @case
+    def truncated_cookie():
+        s = connect(port)
+        s.sendall(COOKIE[:10])
+        s.close()
+
+    @case
+    def cookie_then_vanish():
+        s = connect(port)
+        s.sendall(COOKIE)
+        assert recv_exact(s, 1) == b"\x09"
+        s.close()
+
+    def bad_params(body, code):
+        s = connect(port)
+        s.sendall(COOKIE)
+        assert recv_exact(s, 1) == b"\x09"
+        s.sendall(body)
+        err = expect_server_error(s, code)
+        s.close()
+        assert err is None, err
+
+    @case
+    def length_prefix_4_gigabytes():
+        bad_params(b"\xff\xff\xff\xff", 114)
+
+    @case
+    def length_prefix_just_over_8k():
+        bad_params(struct.pack(">I", 8193) + b"{" * 100, 114)
+
+    @case
+    def zero_length_document():
+        bad_params(b"\0\0\0\0", 114)
+
+    @case
+    def garbage_json():
+        bad_params(struct.pack(">I", 20) + b"\x00\x01junk{{{]]]]]]]]]]]]", 114)
+
+    @case
+    def deeply_nested_json():
+        body = b"[" * 4000 + b"]" * 4000
+        bad_params(struct.pack(">I", len(body)) + body, 114)
+
+    @case
+    def out_of_range_parallel():
+        body = json.dumps(dict(PARAMS, parallel=100000)).encode()
+        bad_params(struct.pack(">I", len(body)) + body, 6)
+
+    @case
+    def huge_number():
+        body = b'{"tcp":true,"time":1e999,"parallel":1}'
+        bad_params(struct.pack(">I", len(body)) + body, 5)
+
+    @case
+    def wrong_types_are_ignored():
+        s = handshake(port, {"parallel": "x", "time": [1], "udp": "y",
+                             "len": {"a": 1}, "title": 5})
+        assert recv_exact(s, 1) == b"\x0a", "no CREATE_STREAMS"
+        s.close()
+
+    @case
+    def unknown_state_byte():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        s.sendall(b"\x7f")
+        err = expect_server_error(s, 110)
+        s.close()
+        assert err is None, err
+
+    @case
+    def out_of_order_state():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        s.sendall(b"\x04")  # TEST_END before the streams exist
+        err = expect_server_error(s, 110)
+        s.close()
+        assert err is None, err
+
+    @case
+    def wrong_data_cookie():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        d = connect(port)
+        d.sendall(b"x" * 37)
+        got = recv_exact(d, 1)
+        d.close()
+        s.close()
+        assert got == b"\xff", f"data connection got {got!r}"
+
+    @case
+    def second_client_while_busy():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        d = connect(port)
+        d.sendall(COOKIE.replace(b"a", b"b"))
+        got = recv_exact(d, 1)
+        d.close()
+        s.close()
+        assert got == b"\xff", f"second client got {got!r}"
+
+    @case
+    def vanish_while_running():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        d = connect(port)
+        d.sendall(COOKIE)
+        assert recv_exact(s, 2) == b"\x01\x02", "no TEST_START/RUNNING"
+        d.sendall(b"\0" * 65536)
+        d.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                     struct.pack("ii", 1, 0))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                     struct.pack("ii", 1, 0))
+        d.close()
+        s.close()  # RST on both
+
+    @case
+    def client_sends_done_early():
+        s = handshake(port)
+        assert recv_exact(s, 1) == b"\x0a"
+        s.sendall(b"\x10")  # IPERF_DONE before any stream
+        s.settimeout(5)
+        assert s.recv(16) in (b"",), "server kept the connection"
+        s.close()
+
+    return cases
+
+
+def wait_port(port, deadline):
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False
+
+
+def run_server_side(ours, stock):
+    port = free_port()
+    srv = subprocess.Popen([ours, "-s", "-p", str(port)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # A probe connection counts as a (vanishing) client: harmless.
+        if not wait_port(port, time.time() + 5):
+            record("server starts", False)
+            return
+        time.sleep(0.3)
+        fds_before = fd_count(srv.pid)
+        for fn in server_cases(port):
+            name = "server survives " + fn.__name__.replace("_", " ")
+            try:
+                fn()
+                time.sleep(0.2)
+                alive = srv.poll() is None
+                record(name, alive, "" if alive else "server exited")
+            except Exception as e:  # noqa: BLE001 - report and go on
+                record(name, False, repr(e))
+        time.sleep(0.5)
+        if stock:
+            r = subprocess.run([stock, "-c", "127.0.0.1", "-p", str(port),
+                                "-t", "1"], capture_output=True, timeout=30)
+            record("stock client test succeeds afterwards", r.returncode == 0,
+                   r.stderr.decode(errors="replace").strip()[:200])
+        time.sleep(0.5)
+        fds_after = fd_count(srv.pid)
+        print(f"server open fds: before {fds_before}, after {fds_after}")
+        record("server fd count back to its start",
+               0 <= fds_after <= fds_before + 1,
+               f"{fds_before} -> {fds_after}")
+    finally:
+        srv.kill()
+        srv.wait()
+
+
+# ---- client side ------------------------------------------------------------
+
+def fake_server(behaviour):
+    """Listen once; run behaviour(conn, listener) in a thread."""
+    ls = socket.socket()
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(8)
+    ls.settimeout(IO_TIMEOUT)
+
+    def serve():
+        try:
+            conn, _ = ls.accept()
+            conn.settimeout(IO_TIMEOUT)
+            behaviour(conn, ls)
+        except OSError:
+            pass
+        finally:
+            ls.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return ls.getsockname()[1], t
+
+
+def read_cookie_and_params(conn):
+    recv_exact(conn, 37)
+    conn.sendall(b"\x09")
+    n = struct.unpack(">I", recv_exact(conn, 4))[0]
+    recv_exact(conn, n)
+
+
+def b_close(conn, ls):
+    recv_exact(conn, 37)
+    conn.close()
+
+
+def b_junk_state(conn, ls):
+    recv_exact(conn, 37)
+    conn.sendall(b"\x55")
+    time.sleep(1)
+    conn.close()
+
+
+def b_out_of_order(conn, ls):
+    read_cookie_and_params(conn)
+    conn.sendall(b"\x0d")  # EXCHANGE_RESULTS out of order
+    time.sleep(1)
+    conn.close()
+
+
+def b_server_error_short(conn, ls):
+    read_cookie_and_params(conn)
+    conn.sendall(b"\xfe\x00\x00\x00\x25")  # 37, then close (short form)
+    conn.close()
+
+
+def b_busy(conn, ls):
+    conn.sendall(b"\xff")
+    conn.close()
+
+
+def b_huge_results(conn, ls):
+    read_cookie_and_params(conn)
+    conn.sendall(b"\x0a")
+    d, _ = ls.accept()
+    recv_exact(d, 37)
+    conn.sendall(b"\x01\x02")
+    conn.settimeout(IO_TIMEOUT)
+    while conn.recv(1) != b"\x04":
+        pass
+    conn.sendall(b"\x0d")
+    n = struct.unpack(">I", recv_exact(conn, 4))[0]
+    recv_exact(conn, n)
+    conn.sendall(b"\xff\xff\xff\xff" + b"{" * 1000)
+    time.sleep(2)
+    d.close()
+    conn.close()
+
+
+def b_stall(conn, ls):
+    recv_exact(conn, 37)
+    time.sleep(8)
+    conn.close()
+
+
+CLIENT_CASES = [
+    ("closes after the cookie", b_close, [],
+     "control socket has closed unexpectedly"),
+    ("unknown state byte", b_junk_state, [], "unknown control message"),
+    ("out-of-order state", b_out_of_order, [], "unknown control message"),
+    ("short SERVER_ERROR", b_server_error_short, [],
+     "SERVER ERROR - client's requested duration exceeds"),
+    ("ACCESS_DENIED", b_busy, [], "the server is busy running a test"),
+    ("result document of 4 GiB", b_huge_results, ["-t", "1"],
+     "unable to receive results"),
+    ("stalled server", b_stall, ["-R", "--rcv-timeout", "1500"],
+     "unable to receive control message"),
+]
+
+
+def run_client_side(ours):
+    for name, behaviour, extra, want in CLIENT_CASES:
+        port, t = fake_server(behaviour)
+        t0 = time.time()
+        try:
+            r = subprocess.run([ours, "-c", "127.0.0.1", "-p", str(port),
+                                "-t", "1"] + extra, capture_output=True,
+                               timeout=30)
+        except subprocess.TimeoutExpired:
+            record(f"client vs {name}", False, "client hung")
+            continue
+        dt = time.time() - t0
+        err = r.stderr.decode(errors="replace")
+        ok = r.returncode == 1 and want in err and dt < 20
+        record(f"client vs {name} exits 1 in {dt:.1f}s", ok,
+               "" if ok else f"rc={r.returncode} stderr={err.strip()[:160]!r}")
+        t.join(timeout=10)
+
+
+def main():
+    ours = sys.argv[1]
+    stock = sys.argv[2] if len(sys.argv) > 2 else None
+    run_server_side(ours, stock)
+    run_client_side(ours)
+    passed = sum(1 for r in results if r)
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
