@@ -27,8 +27,9 @@ for f in tests/*.log; do
 	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$f" | tail -1)
 	if [ -n "$checks" ]; then
 		n=$(echo "$checks" | sed -E 's/.*Checks: ([0-9]+).*/\1/')
-		bad=$(echo "$checks" | sed -E 's/.*Failures: ([0-9]+), Errors: ([0-9]+).*/\1 + \2/')
-		bad=$((bad))
+		fl=$(echo "$checks" | sed -E 's/.*Failures: ([0-9]+).*/\1/')
+		er=$(echo "$checks" | sed -E 's/.*Errors: ([0-9]+).*/\1/')
+		bad=$((fl + er))
 		passed=$((passed + n - bad))
 		failed=$((failed + bad))
 	elif [ -n "$counts" ]; then

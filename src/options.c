@@ -117,7 +117,7 @@ const struct opt_row options_table[] = {
 	{ "repeating-payload", L(OPT_ID_REPEATING_PAYLOAD), NO, 1,
 	    OPT_ID_REPEATING_PAYLOAD, C, 1, opt_apply_repeating_payload },
 	{ "dont-fragment", L(OPT_ID_DONT_FRAGMENT), NO, OPT_HAVE_DONTFRAG,
-	    OPT_ID_DONT_FRAGMENT, C, 0, opt_apply_dont_fragment },
+	    OPT_ID_DONT_FRAGMENT, C, 1, opt_apply_dont_fragment },
 	{ "username", L(OPT_ID_USERNAME), REQ, OPT_HAVE_SSL, OPT_ID_USERNAME, C,
 	    0, opt_apply_username },
 	{ "rsa-public-key-path", L(OPT_ID_RSA_PUBLIC_KEY), REQ, OPT_HAVE_SSL,

@@ -188,7 +188,7 @@ static const struct err_case err_cases[] = {
 	{ "-c h -L 5", IEUNIMP, 0 },
 	{ "-c h --fq-rate 1M", IEUNIMP, 0 },
 	{ "-c h --skip-rx-copy", IEUNIMP, 0 },
-	{ "-c h --dont-fragment", IEUNIMP, 0 },
+	{ "-s --dont-fragment", IECLIENTONLY, 0 },
 	{ "-c h -X a", IEUNIMP, 0 },
 	{ "-c h --sctp", IEUNIMP, 0 },
 	{ "-s --idle-timeout 5", IEUNIMP, 0 },
