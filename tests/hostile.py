@@ -241,7 +241,70 @@ def server_cases(port):
         assert s.recv(16) in (b"",), "server kept the connection"
         s.close()
 
+    @case
+    def udp_datagrams_short_oversized_late_duplicate():
+        udp_accounting_case(port)
+
+    @case
+    def udp_hellos_from_strangers_and_junk():
+        s = handshake(port, dict(PARAMS, tcp=None, udp=True, len=100,
+                                 bandwidth=1000000))
+        assert recv_exact(s, 1) == b"\x0a"
+        stranger = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        for junk in (b"", b"x", b"\0" * 3, b"\xff" * 9000):
+            stranger.sendto(junk, ("127.0.0.1", port))
+        stranger.close()
+        time.sleep(0.2)
+        s.close()
+
     return cases
+
+
+def udp_header(seq, length):
+    now = time.monotonic()
+    hdr = struct.pack(">III", int(now) & 0xffffffff,
+                      int((now % 1) * 1e6), seq & 0xffffffff)
+    return hdr + b"\0" * (length - len(hdr))
+
+
+def udp_accounting_case(port):
+    """Crafted datagrams on a real UDP stream; check the server's figures."""
+    params = dict(PARAMS, len=100, bandwidth=1000000, udp=True)
+    del params["tcp"]
+    s = handshake(port, params)
+    assert recv_exact(s, 1) == b"\x0a", "no CREATE_STREAMS"
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    u.settimeout(IO_TIMEOUT)
+    u.connect(("127.0.0.1", port))
+    u.send(b"9876")
+    assert u.recv(16) == b"6789", "no UDP hello reply"
+    assert recv_exact(s, 2) == b"\x01\x02", "no TEST_START/RUNNING"
+    # seq 1,2,3, gap to 10 (4..9 lost = 6), 5 late (lost 5), 5 again
+    # (duplicate: lost 4), a 5-byte datagram (bytes only), and a 200-byte
+    # datagram with seq 11 (truncated to len, still parsed).
+    for seq in (1, 2, 3, 10, 5, 5):
+        u.send(udp_header(seq, 100))
+        time.sleep(0.01)
+    u.send(b"short")
+    u.send(udp_header(11, 200))
+    time.sleep(0.3)
+    s.sendall(b"\x04")
+    assert recv_exact(s, 1) == b"\x0d", "no EXCHANGE_RESULTS"
+    send_json(s, {"cpu_util_total": 1, "cpu_util_user": 0.5,
+                  "cpu_util_system": 0.5, "sender_has_retransmits": 0,
+                  "streams": [{"id": 1, "bytes": 805, "retransmits": -1,
+                               "jitter": 0, "errors": 0, "omitted_errors": 0,
+                               "packets": 11, "omitted_packets": 0,
+                               "start_time": 0, "end_time": 1.0}]})
+    n = struct.unpack(">I", recv_exact(s, 4))[0]
+    res = json.loads(recv_exact(s, n))
+    assert recv_exact(s, 1) == b"\x0e", "no DISPLAY_RESULTS"
+    s.sendall(b"\x10")
+    s.close()
+    u.close()
+    st = res["streams"][0]
+    got = (st["packets"], st["errors"], st["bytes"])
+    assert got == (11, 4, 6 * 100 + 5 + 100), f"packets/errors/bytes {got}"
 
 
 def wait_port(port, deadline):
