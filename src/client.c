@@ -435,8 +435,7 @@ client_connect(struct iperf_test *test)
 	a.timeout_ms = test->opt.connect_timeout_ms;
 	test->ctrl_sck = net_dial(&a, &gai);
 	if (test->ctrl_sck == -1)
-		return gai != 0 ? iperf_fail_gai(test, IECONNECT, gai) :
-				  iperf_fail(test, IECONNECT, errno);
+		return iperf_fail_net(test, IECONNECT, gai);
 	(void)net_set_nodelay(test->ctrl_sck);
 	test->ctrl_mss = net_get_mss(test->ctrl_sck);
 	if (test->opt.verbose && !test->opt.json_output)

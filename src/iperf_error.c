@@ -10,6 +10,7 @@
 
 #include "iperf.h"
 #include "iperf_error.h"
+#include "net.h"
 #include "util.h"
 #include "banned.h"
 
@@ -230,6 +231,18 @@ iperf_fail_gai(struct iperf_test *test, int code, int gai_error)
 	test->err.sys_errno = 0;
 	test->err.gai_error = gai_error;
 	return -1;
+}
+
+int
+iperf_fail_net(struct iperf_test *test, int code, int gai_error)
+{
+	if (gai_error == NET_ERR_BINDDEV)
+		return iperf_fail(test, IEBINDDEV, errno);
+	if (gai_error == NET_ERR_FLOWLABEL)
+		return iperf_fail(test, IESETFLOW, errno);
+	if (gai_error != 0)
+		return iperf_fail_gai(test, code, gai_error);
+	return iperf_fail(test, code, errno);
 }
 
 int

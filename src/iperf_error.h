@@ -15,6 +15,9 @@ struct iperf_err_state;
 int iperf_fail(struct iperf_test *test, int code, int sys_errno);
 /* Same, for resolver failures (getaddrinfo's return value). */
 int iperf_fail_gai(struct iperf_test *test, int code, int gai_error);
+/* Same, after a net_dial()/net_listen() failure: its *gai_err names a
+ * resolver error or a failed step (NET_ERR_*), else errno is used. */
+int iperf_fail_net(struct iperf_test *test, int code, int gai_error);
 /* Same, for IEUNITVAL with the offending text. */
 int iperf_fail_arg(struct iperf_test *test, int code, const char *arg);
 

@@ -17,6 +17,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/params.c %reldir%/params.h \
 	%reldir%/json.c %reldir%/json.h \
 	%reldir%/net.c %reldir%/net.h \
+	%reldir%/flowlabel.c %reldir%/flowlabel.h \
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/pacer.c %reldir%/pacer.h \

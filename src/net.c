@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flowlabel.h"
 #include "net.h"
 #include "util.h"
 #include "banned.h"
@@ -118,19 +119,28 @@ dial_one(const struct net_dial_args *a, const struct addrinfo *ai,
     int *gai_err)
 {
 	int fd = socket(ai->ai_family, ai->ai_socktype, a->protocol);
+	struct sockaddr_storage dst;
 	int saved;
 
 	if (fd == -1)
 		return -1;
-	if (bind_device(fd, a->bind_dev) == -1)
+	if (bind_device(fd, a->bind_dev) == -1) {
+		*gai_err = NET_ERR_BINDDEV;
 		goto out_close_fd;
+	}
 	if (a->setopts != NULL &&
 	    a->setopts(fd, ai->ai_family, a->setopts_arg) == -1)
 		goto out_close_fd;
 	if (bind_local(fd, a, ai->ai_family, gai_err) == -1)
 		goto out_close_fd;
-	if (connect_timeout(fd, ai->ai_addr, ai->ai_addrlen, a->timeout_ms) ==
-	    -1)
+	memcpy(&dst, ai->ai_addr, ai->ai_addrlen);
+	if (a->flowlabel > 0 && ai->ai_family == AF_INET6 &&
+	    flowlabel_apply(fd, (struct sockaddr *)&dst, a->flowlabel) == -1) {
+		*gai_err = NET_ERR_FLOWLABEL;
+		goto out_close_fd;
+	}
+	if (connect_timeout(fd, (struct sockaddr *)&dst, ai->ai_addrlen,
+		a->timeout_ms) == -1)
 		goto out_close_fd;
 	return fd;
 out_close_fd:
@@ -184,8 +194,12 @@ listen_on(const struct addrinfo *ai, const struct listen_args *la)
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &la->v6only,
 		sizeof(la->v6only)) == -1)
 		goto out_close_fd;
-	if (bind_device(fd, la->bind_dev) == -1)
-		goto out_close_fd;
+	if (bind_device(fd, la->bind_dev) == -1) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -2;
+	}
 	if (la->setopts != NULL && la->setopts(fd, ai->ai_family, la->arg) == -1)
 		goto out_close_fd;
 	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1)
@@ -224,6 +238,12 @@ net_listen(int type, int domain, const char *local, int port,
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		la.v6only = domain == AF_INET6 ? 1 : (domain == AF_UNSPEC ? 0 : -1);
 		fd = listen_on(ai, &la);
+		if (fd == -2) {
+			saved = errno;
+			*gai_err = NET_ERR_BINDDEV;
+			fd = -1;
+			break;
+		}
 		if (fd >= 0)
 			break;
 		saved = errno;

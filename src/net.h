@@ -23,11 +23,18 @@ struct net_dial_args {
 	const char *server;
 	int port;
 	int timeout_ms;     /* <0: no timeout */
+	int flowlabel;      /* IPv6 flow label for the connection, 0 = none */
 	net_setopts_fn *setopts;
 	void *setopts_arg;
 };
 
-/* Returns a connected blocking socket, or -1 (errno, or *gai_err != 0). */
+/* *gai_err values that are not resolver errors: a step other than the
+ * connection failed (errno says why). */
+#define NET_ERR_FLOWLABEL (-1001)
+#define NET_ERR_BINDDEV (-1002)
+
+/* Returns a connected blocking socket, or -1 (errno, or *gai_err != 0:
+ * a getaddrinfo() code or one of the NET_ERR_* steps above). */
 int net_dial(const struct net_dial_args *a, int *gai_err);
 
 /*

@@ -60,8 +60,7 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts)
 	    test->opt.server_port, test->opt.bind_dev, setopts, test, &gai);
 	if (fd == -1) {
 		if (test->err.code == 0 || setopts == NULL)
-			(void)(gai != 0 ? iperf_fail_gai(test, IESTREAMLISTEN, gai) :
-					  iperf_fail(test, IESTREAMLISTEN, errno));
+			(void)(iperf_fail_net(test, IESTREAMLISTEN, gai));
 		return -1;
 	}
 	test->listener = fd;
@@ -127,13 +126,13 @@ tcp_connect(struct iperf_test *test, int index)
 	    test->opt.connect_timeout_ms : TCP_DATA_CONNECT_TIMEOUT_MS;
 	a.setopts = tcp_setopts;
 	a.setopts_arg = test;
+	a.flowlabel = test->settings.flowlabel;
 	test->err.code = 0;
 	fd = net_dial(&a, &gai);
 	if (fd == -1) {
 		if (test->err.code != 0)
 			return -1;
-		return gai != 0 ? iperf_fail_gai(test, IESTREAMCONNECT, gai) :
-				  iperf_fail(test, IESTREAMCONNECT, errno);
+		return iperf_fail_net(test, IESTREAMCONNECT, gai);
 	}
 	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
 		IPERF_CTRL_FIRST_BYTE_US) == -1) {

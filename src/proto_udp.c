@@ -165,8 +165,7 @@ udp_connect(struct iperf_test *test, int index)
 	if (fd == -1) {
 		if (test->err.code != 0)
 			return -1;
-		return gai != 0 ? iperf_fail_gai(test, IESTREAMCONNECT, gai) :
-				  iperf_fail(test, IESTREAMCONNECT, errno);
+		return iperf_fail_net(test, IESTREAMCONNECT, gai);
 	}
 	if (set_rcv_timeout(fd, UDP_HELLO_TIMEOUT_S) == -1 ||
 	    send(fd, udp_hello_client, UDP_HELLO_LEN, 0) == -1) {
@@ -217,8 +216,7 @@ udp_bind_listener(struct iperf_test *test)
 	    test->opt.server_port, test->opt.bind_dev, NULL, NULL, &gai);
 
 	if (fd == -1)
-		return gai != 0 ? iperf_fail_gai(test, IESTREAMLISTEN, gai) :
-				  iperf_fail(test, IESTREAMLISTEN, errno);
+		return iperf_fail_net(test, IESTREAMLISTEN, gai);
 	return fd;
 }
 

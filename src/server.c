@@ -374,8 +374,7 @@ server_listen(struct iperf_test *test)
 	    test->opt.bind_address, test->opt.server_port, test->opt.bind_dev,
 	    NULL, NULL, &gai);
 	if (test->listener == -1)
-		return gai != 0 ? iperf_fail_gai(test, IELISTEN, gai) :
-				  iperf_fail(test, IELISTEN, errno);
+		return iperf_fail_net(test, IELISTEN, gai);
 	return 0;
 }
 

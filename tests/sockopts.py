@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Socket options seen on the wire, inside a private network namespace.
+
+nftables counters in a namespace the test creates observe what our
+iperf3 really puts on packets, against the stock iperf3 in both roles:
+
+  -S / --dscp    IP TOS / DSCP of data packets (client side and, through
+                 the parameters, the server's side)
+  -L             the IPv6 flow label of the client's data connection
+  --dont-fragment  IPv4 DF: with a 1500-byte MTU, 3000-byte datagrams are
+                 not fragmented but refused (nothing arrives)
+  --bind-dev     binding to a device that cannot reach the server (a veth)
+                 fails, binding to lo works
+  --fq-rate      the kernel paces the data to the requested rate
+
+Skips (exit 77) with a printed reason when not root or when namespaces,
+nft or the stock iperf3 are missing.  Usage: sockopts.py OURS STOCK
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+NS = f"iperf3compat-opts-{os.getpid()}"
+PORT = 5402
+results = []
+
+
+def sh(*cmd, check=True, **kw):
+    return subprocess.run(["ip", "netns", "exec", NS] + list(cmd),
+                          check=check, capture_output=True, text=True, **kw)
+
+
+def record(name, ok, detail=""):
+    results.append(ok)
+    print(("PASS" if ok else "FAIL") + f": {name}" +
+          (f" ({detail})" if detail else ""))
+    sys.stdout.flush()
+
+
+def nft(rules):
+    sh("nft", "-f", "-", input=rules)
+
+
+def counter(name):
+    out = sh("nft", "-j", "list", "counter", "inet", "t", name).stdout
+    for item in json.loads(out)["nftables"]:
+        if "counter" in item:
+            return item["counter"]["packets"]
+    return 0
+
+
+def reset_counters():
+    sh("nft", "reset", "counters", "table", "inet", "t")
+
+
+def pair(server, client, cargs, sargs=(), addr="127.0.0.1", timeout=30):
+    """Run one test in the namespace; returns (client rc, client json)."""
+    srv = subprocess.Popen(["ip", "netns", "exec", NS, server, "-s", "-1",
+                            "-p", str(PORT)] + list(sargs),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.5)
+        r = sh(client, "-c", addr, "-p", str(PORT), "-J", *cargs,
+               check=False, timeout=timeout)
+        try:
+            srv.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            srv.kill()
+        try:
+            doc = json.loads(r.stdout)
+        except ValueError:
+            doc = {}
+        return r.returncode, doc
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+
+
+COUNTERS = """
+table inet t {
+	counter c2s_cs1 {}
+	counter s2c_cs1 {}
+	counter c2s_ef {}
+	counter s2c_ef {}
+	counter c2s_label {}
+	counter c2s_nolabel {}
+	chain out {
+		type filter hook output priority 0; policy accept;
+		tcp dport %(p)d ip dscp cs1 counter name c2s_cs1
+		tcp sport %(p)d ip dscp cs1 counter name s2c_cs1
+		udp dport %(p)d ip dscp ef counter name c2s_ef
+		udp sport %(p)d ip dscp ef counter name s2c_ef
+		tcp dport %(p)d ip6 flowlabel 0x12345 counter name c2s_label
+		tcp dport %(p)d ip6 flowlabel 0 counter name c2s_nolabel
+	}
+}
+""" % {"p": PORT}
+
+
+def tos_cases(ours, stock):
+    # Our client marks its data packets; our server marks its side too,
+    # from the TOS parameter (the stock 3.12 server does not, so only the
+    # side that is ours is required).
+    for who, s, c in (("ours->stock", stock, ours), ("stock->ours", ours, stock)):
+        ours_side = "c2s" if c == ours else "s2c"
+        reset_counters()
+        rc, _ = pair(s, c, ["-t", "1", "-S", "0x20"])
+        n = {"c2s": counter("c2s_cs1"), "s2c": counter("s2c_cs1")}
+        record(f"-S 0x20 {who}: our {ours_side} data packets carry DSCP cs1",
+               rc == 0 and n[ours_side] > 0 and n["c2s"] > 0, f"rc={rc} {n}")
+        reset_counters()
+        rc, _ = pair(s, c, ["-u", "-t", "1", "--dscp", "ef", "--bidir"])
+        n = {"c2s": counter("c2s_ef"), "s2c": counter("s2c_ef")}
+        record(f"--dscp ef UDP --bidir {who}: our {ours_side} datagrams carry "
+               "DSCP ef", rc == 0 and n[ours_side] > 0, f"rc={rc} {n}")
+
+
+def flowlabel_cases(ours, stock):
+    reset_counters()
+    rc, _ = pair(stock, ours, ["-t", "1", "-L", "0x12345"], addr="::1")
+    lab, nolab = counter("c2s_label"), counter("c2s_nolabel")
+    record("-L 0x12345 ours->stock over ::1: data packets carry the label",
+           rc == 0 and lab > 0, f"rc={rc} labelled={lab} unlabelled={nolab}")
+
+
+def received_datagrams(doc):
+    end = doc.get("end", {})
+    s = end.get("sum_received") or end.get("sum") or {}
+    return s.get("packets", 0) - s.get("lost_packets", 0), s.get("bytes", 0)
+
+
+def df_cases(ours, stock):
+    sh("ip", "link", "set", "lo", "mtu", "1500")
+    try:
+        base = ["-u", "-t", "1", "-l", "3000", "-b", "5M"]
+        rc, doc = pair(stock, ours, base)
+        got, _ = received_datagrams(doc)
+        record("without --dont-fragment 3000-byte datagrams are fragmented "
+               "and arrive", rc == 0 and got > 0, f"rc={rc} received={got}")
+        rc, doc = pair(stock, ours, base + ["--dont-fragment"])
+        pk, byt = received_datagrams(doc)
+        record("ours --dont-fragment: DF set, oversized datagrams refused",
+               byt == 0, f"rc={rc} bytes received={byt}")
+        rc, doc = pair(ours, stock, base + ["-R", "--dont-fragment"])
+        pk, byt = received_datagrams(doc)
+        record("stock -R --dont-fragment: our server sets DF too",
+               byt == 0, f"rc={rc} bytes received={byt}")
+    finally:
+        sh("ip", "link", "set", "lo", "mtu", "65536", check=False)
+
+
+def bind_dev_cases(ours, stock):
+    sh("ip", "link", "add", "veth0", "type", "veth", "peer", "name", "veth1")
+    sh("ip", "link", "set", "veth0", "up")
+    sh("ip", "link", "set", "veth1", "up")
+    rc, _ = pair(stock, ours, ["-t", "1", "--bind-dev", "lo"])
+    record("--bind-dev lo works", rc == 0, f"rc={rc}")
+    rc, doc = pair(stock, ours, ["-t", "1", "--bind-dev", "veth0",
+                                 "--connect-timeout", "2000"])
+    err = doc.get("error", "")
+    record("--bind-dev veth0 cannot reach 127.0.0.1", rc == 1,
+           f"rc={rc} error={err!r}")
+    rc, doc = pair(stock, ours, ["-t", "1", "-B", "127.0.0.1%veth0",
+                                 "--connect-timeout", "2000"])
+    record("-B 127.0.0.1%veth0 binds the device too", rc == 1,
+           f"rc={rc} error={doc.get('error', '')!r}")
+
+
+def fq_rate_cases(ours, stock):
+    for who, s, c, extra in (("ours->stock", stock, ours, []),
+                             ("stock->ours -R", ours, stock, ["-R"])):
+        rc, doc = pair(s, c, ["-t", "2", "--fq-rate", "50M"] + extra)
+        bps = doc.get("end", {}).get("sum_received", {}).get(
+            "bits_per_second", 0)
+        record(f"--fq-rate 50M {who}: paced to 50 Mbit/s",
+               rc == 0 and 40e6 < bps < 60e6, f"rc={rc} {bps / 1e6:.1f} Mbit/s")
+
+
+def main():
+    ours, stock = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
+    if os.geteuid() != 0:
+        print("SKIP: needs root to create a network namespace")
+        return 77
+    if not stock or not os.path.exists(stock):
+        print("SKIP: stock iperf3 not installed")
+        return 77
+    if subprocess.run(["ip", "netns", "add", NS],
+                      capture_output=True).returncode != 0:
+        print("SKIP: cannot create a network namespace")
+        return 77
+    try:
+        sh("ip", "link", "set", "lo", "up")
+        try:
+            nft(COUNTERS)
+        except subprocess.CalledProcessError as e:
+            print(f"SKIP: nft counters not available: {e.stderr.strip()}")
+            return 77
+        tos_cases(ours, stock)
+        flowlabel_cases(ours, stock)
+        df_cases(ours, stock)
+        bind_dev_cases(ours, stock)
+        fq_rate_cases(ours, stock)
+    finally:
+        pids = subprocess.run(["ip", "netns", "pids", NS],
+                              capture_output=True, text=True).stdout.split()
+        for pid in pids:
+            subprocess.run(["kill", "-9", pid], capture_output=True)
+        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+    passed = sum(1 for r in results if r)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
