@@ -52,8 +52,62 @@ endif
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
-	%reldir%/hostile.test %reldir%/sockopts.test
+	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test
 EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
-	%reldir%/sockopts.test %reldir%/sockopts.py
+	%reldir%/sockopts.test %reldir%/sockopts.py \
+	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
+	%reldir%/captures/README $(CAPTURE_FILES)
+CAPTURE_FILES = \
+	%reldir%/captures/tcp_basic.txt \
+	%reldir%/captures/tcp_bidir.txt \
+	%reldir%/captures/tcp_bidir_P2.txt \
+	%reldir%/captures/tcp_blocks_k.txt \
+	%reldir%/captures/tcp_bytes_n.txt \
+	%reldir%/captures/tcp_format_M.txt \
+	%reldir%/captures/tcp_format_k.txt \
+	%reldir%/captures/tcp_get_server_output.txt \
+	%reldir%/captures/tcp_get_server_output_json_both.client.json \
+	%reldir%/captures/tcp_get_server_output_json_both.txt \
+	%reldir%/captures/tcp_json.client.json \
+	%reldir%/captures/tcp_json.server.json \
+	%reldir%/captures/tcp_json.txt \
+	%reldir%/captures/tcp_json_P2.client.json \
+	%reldir%/captures/tcp_json_P2.txt \
+	%reldir%/captures/tcp_json_bidir.client.json \
+	%reldir%/captures/tcp_json_bidir.txt \
+	%reldir%/captures/tcp_json_extra.client.json \
+	%reldir%/captures/tcp_json_extra.txt \
+	%reldir%/captures/tcp_json_omit.client.json \
+	%reldir%/captures/tcp_json_omit.txt \
+	%reldir%/captures/tcp_json_reverse.client.json \
+	%reldir%/captures/tcp_json_reverse.txt \
+	%reldir%/captures/tcp_json_stream.client.jsonl \
+	%reldir%/captures/tcp_json_stream.txt \
+	%reldir%/captures/tcp_json_stream_server.client.jsonl \
+	%reldir%/captures/tcp_json_stream_server.txt \
+	%reldir%/captures/tcp_omit.txt \
+	%reldir%/captures/tcp_parallel2.txt \
+	%reldir%/captures/tcp_reverse.txt \
+	%reldir%/captures/tcp_timestamps.txt \
+	%reldir%/captures/tcp_timestamps_fmt.txt \
+	%reldir%/captures/tcp_title.txt \
+	%reldir%/captures/tcp_verbose.txt \
+	%reldir%/captures/tcp_verbose_bidir.txt \
+	%reldir%/captures/udp_basic.txt \
+	%reldir%/captures/udp_bidir.txt \
+	%reldir%/captures/udp_big_len.txt \
+	%reldir%/captures/udp_default_rate.txt \
+	%reldir%/captures/udp_json.client.json \
+	%reldir%/captures/udp_json.server.json \
+	%reldir%/captures/udp_json.txt \
+	%reldir%/captures/udp_json_bidir_P2.client.json \
+	%reldir%/captures/udp_json_bidir_P2.txt \
+	%reldir%/captures/udp_json_reverse.client.json \
+	%reldir%/captures/udp_json_reverse.txt \
+	%reldir%/captures/udp_json_stream.client.jsonl \
+	%reldir%/captures/udp_json_stream.txt \
+	%reldir%/captures/udp_omit.txt \
+	%reldir%/captures/udp_parallel2.txt \
+	%reldir%/captures/udp_reverse.txt

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Replay the 3.21 captures with our iperf3 and compare the output line
+by line, numbers aside.
+
+Each capture in spec/captures/3.21 records the server and client command
+lines and their stdout/stderr.  We run the same commands with our binary
+(both ends ours, on a free port) and compare every line after normalising
+what legitimately differs between runs: numbers (a number keeps no
+width: ' *digits' becomes ' #'), unit prefixes (KBytes/MBytes, ...),
+cookies, dates, the uname line, and the server's optional zero-length
+final interval ('3.00-3.00 sec').  Spaces, including trailing spaces,
+column order and every word must match.
+
+Usage: capture_shapes.py OURS CAPTURE_DIR [name-filter]
+"""
+
+import json
+import os
+import re
+import shlex
+import socket
+import subprocess
+import sys
+import time
+
+# Captures whose features are implemented; others are added with them.
+CASES = [
+    "tcp_basic", "tcp_reverse", "tcp_bidir", "tcp_bidir_P2", "tcp_parallel2",
+    "tcp_omit", "tcp_verbose", "tcp_verbose_bidir", "tcp_bytes_n",
+    "tcp_blocks_k", "tcp_format_k", "tcp_format_M", "tcp_title",
+    "tcp_timestamps", "tcp_timestamps_fmt", "tcp_get_server_output",
+    "udp_basic", "udp_reverse", "udp_bidir", "udp_parallel2", "udp_omit",
+    "udp_default_rate", "udp_big_len",
+]
+
+# Captures whose JSON documents are compared by ordered key paths.
+JSON_CASES = [
+    "tcp_json", "tcp_json_P2", "tcp_json_bidir", "tcp_json_extra",
+    "tcp_json_omit", "tcp_json_reverse", "tcp_get_server_output_json_both",
+    "udp_json", "udp_json_reverse", "udp_json_bidir_P2",
+    "tcp_json_stream", "tcp_json_stream_server", "udp_json_stream",
+]
+
+DAYS = r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+MONTHS = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+
+
+def normalise(line):
+    if re.match(r"^(\S+ )?Linux \S+ ", line) and "#" in line:
+        return "<uname>"
+    line = re.sub(r"Cookie: [a-z2-7]{36}", "Cookie: <cookie>", line)
+    line = re.sub(DAYS, "<day>", line)
+    line = re.sub(MONTHS, "<mon>", line)
+    line = re.sub(r"\b(?:[KMGT])?(Bytes|bits|Byte|bit)(?=/sec|\b)", r"<u\1>",
+                  line)
+    line = re.sub(r" *\d+(\.\d+)?(e[+-]\d+)?", " #", line)
+    return line
+
+
+def zero_interval(line):
+    m = re.search(r"(\d+\.\d+)-(\d+\.\d+) +sec", line)
+    return m is not None and m.group(1) == m.group(2)
+
+
+def clean(lines):
+    out = []
+    for ln in lines:
+        if zero_interval(ln):
+            continue
+        if out and ln.startswith("- - -") and out[-1].startswith("- - -"):
+            continue
+        out.append(ln)
+    # a separator left before the summary separator by a dropped block
+    return out
+
+
+def parse_capture(path):
+    text = open(path, encoding="utf-8", errors="replace").read()
+    cmds = dict(re.findall(r"^### command \((server|client)\): (.*)$", text,
+                           re.M))
+    parts = {}
+    for m in re.finditer(r"^=== (client|server) (stdout|stderr) ===\n(.*?)"
+                         r"(?=^=== |\Z)", text, re.M | re.S):
+        parts[(m.group(1), m.group(2))] = m.group(3).splitlines()
+    return cmds, parts
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def our_argv(ours, cmd, port):
+    argv = shlex.split(cmd)
+    argv[0] = ours
+    for i, a in enumerate(argv):
+        if a == "-p" and i + 1 < len(argv):
+            argv[i + 1] = str(port)
+    return argv
+
+
+def run_case(ours, capdir, name):
+    cmds, want = parse_capture(os.path.join(capdir, name + ".txt"))
+    port = free_port()
+    srv = subprocess.Popen(our_argv(ours, cmds["server"], port),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        time.sleep(0.4)
+        cli = subprocess.run(our_argv(ours, cmds["client"], port),
+                             capture_output=True, text=True, timeout=40)
+        sout, serr = srv.communicate(timeout=15)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    got = {("client", "stdout"): cli.stdout.splitlines(),
+           ("client", "stderr"): cli.stderr.splitlines(),
+           ("server", "stdout"): sout.splitlines(),
+           ("server", "stderr"): serr.splitlines()}
+    problems = []
+    for key, lines in want.items():
+        w = [normalise(x) for x in clean(lines)]
+        g = [normalise(x) for x in clean(got.get(key, []))]
+        if w != g:
+            for i in range(max(len(w), len(g))):
+                a = w[i] if i < len(w) else "<missing>"
+                b = g[i] if i < len(g) else "<missing>"
+                if a != b:
+                    problems.append(f"{key[0]} {key[1]} line {i + 1}:\n"
+                                    f"      3.21: {a!r}\n      ours: {b!r}")
+                    break
+    return problems
+
+
+def ordered_paths(obj, prefix="", out=None):
+    """Key paths in document order (first occurrence), arrays as []."""
+    if out is None:
+        out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = f"{prefix}.{k}" if prefix else k
+            if p not in out:
+                out.append(p)
+            ordered_paths(v, p, out)
+    elif isinstance(obj, list):
+        for v in obj:
+            ordered_paths(v, prefix + "[]", out)
+    return out
+
+
+def json_docs(text, stream):
+    """The documents of a -J output (one) or --json-stream (one per line)."""
+    if not stream:
+        return [json.loads(text)]
+    return [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+
+
+def stream_paths(docs):
+    """Per event name, the ordered key paths (events may repeat)."""
+    out = {}
+    for d in docs:
+        ordered_paths(d.get("data"), d.get("event", "?"), out.setdefault(
+            d.get("event", "?"), []))
+    return out
+
+
+def run_json_case(ours, capdir, name):
+    cmds, _ = parse_capture(os.path.join(capdir, name + ".txt"))
+    port = free_port()
+    srv = subprocess.Popen(our_argv(ours, cmds["server"], port),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        time.sleep(0.4)
+        cli = subprocess.run(our_argv(ours, cmds["client"], port),
+                             capture_output=True, text=True, timeout=40)
+        sout, _ = srv.communicate(timeout=15)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    problems = []
+    for side, text in (("client", cli.stdout), ("server", sout)):
+        for ext, stream in ((".json", False), (".jsonl", True)):
+            path = os.path.join(capdir, f"{name}.{side}{ext}")
+            if not os.path.exists(path):
+                continue
+            want = json_docs(open(path).read(), stream)
+            try:
+                got = json_docs(text, stream)
+            except ValueError as e:
+                problems.append(f"{side}: not JSON: {e}")
+                continue
+            if stream:
+                w, g = stream_paths(want), stream_paths(got)
+                same = list(w) == list(g) and w == g
+            else:
+                w, g = ordered_paths(want[0]), ordered_paths(got[0])
+                same = w == g
+            if not same:
+                problems.append(f"{side}{ext}: key paths differ\n"
+                                f"      3.21: {w}\n      ours: {g}")
+    return problems
+
+
+def main():
+    ours, capdir = sys.argv[1], sys.argv[2]
+    filt = sys.argv[3] if len(sys.argv) > 3 else ""
+    passed = failed = 0
+    for name in CASES:
+        if filt and filt not in name:
+            continue
+        try:
+            probs = run_case(ours, capdir, name)
+        except (subprocess.TimeoutExpired, KeyError, OSError) as e:
+            probs = [f"could not run: {e!r}"]
+        if probs:
+            failed += 1
+            print(f"FAIL: {name}\n    " + "\n    ".join(probs))
+        else:
+            passed += 1
+            print(f"PASS: {name}")
+        sys.stdout.flush()
+    for name in JSON_CASES:
+        if filt and filt not in name:
+            continue
+        try:
+            probs = run_json_case(ours, capdir, name)
+        except (subprocess.TimeoutExpired, KeyError, OSError) as e:
+            probs = [f"could not run: {e!r}"]
+        print(("FAIL: " if probs else "PASS: ") + f"{name} (JSON key order)" +
+              ("\n    " + "\n    ".join(probs) if probs else ""))
+        passed += not probs
+        failed += bool(probs)
+        sys.stdout.flush()
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
