@@ -8,7 +8,7 @@ lines and their stdout/stderr.  We run the same commands with our binary
 what legitimately differs between runs: numbers (a number keeps no
 width: ' *digits' becomes ' #'), unit prefixes (KBytes/MBytes, ...),
 cookies, dates, the uname line, and the server's optional zero-length
-final interval ('3.00-3.00 sec').  Spaces, including trailing spaces,
+final interval ('3.00-3.00 sec', or a few hundredths under load).  Spaces, including trailing spaces,
 column order and every word must match.
 
 Usage: capture_shapes.py OURS CAPTURE_DIR [name-filter]
@@ -58,8 +58,11 @@ def normalise(line):
 
 
 def zero_interval(line):
+    """The server's final interval after the client's last one: data that
+    arrived after the last tick; how long it lasts (0.00 to a few
+    hundredths of a second) depends on scheduling, so it is optional."""
     m = re.search(r"(\d+\.\d+)-(\d+\.\d+) +sec", line)
-    return m is not None and m.group(1) == m.group(2)
+    return m is not None and float(m.group(2)) - float(m.group(1)) < 0.1
 
 
 def clean(lines):
