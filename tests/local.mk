@@ -52,12 +52,14 @@ endif
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
-	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test
+	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
+	%reldir%/wire.test
 EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
+	%reldir%/wire.test %reldir%/wire.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
 	%reldir%/captures/tcp_basic.txt \
