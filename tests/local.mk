@@ -8,6 +8,7 @@ CHECK_SUITES = \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
 	%reldir%/check_pacer \
+	%reldir%/check_ratewin \
 	%reldir%/check_options \
 	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
@@ -30,6 +31,9 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_pacer_SOURCES = %reldir%/check_pacer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_pacer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_pacer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_ratewin_SOURCES = %reldir%/check_ratewin.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_ratewin_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_ratewin_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_ctrl_SOURCES = %reldir%/check_ctrl.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_ctrl_LDADD = $(SUITE_LDADD)
