@@ -31,6 +31,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/client.c %reldir%/client.h \
 	%reldir%/server.c %reldir%/server.h \
 	%reldir%/server_accept.c %reldir%/server_accept.h \
+	%reldir%/server_limits.c %reldir%/server_limits.h \
 	%reldir%/ratewin.c %reldir%/ratewin.h \
 	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \
 	%reldir%/options_apply.c %reldir%/options_apply_misc.c \

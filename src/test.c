@@ -217,7 +217,7 @@ test_cancel_timers(struct iperf_test *test)
 {
 	struct timer **timers[] = { &test->stats_timer, &test->omit_timer,
 		&test->end_timer, &test->check_timer, &test->ctrl_timer,
-		&test->safety_timer };
+		&test->safety_timer, &test->rate_timer, &test->idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {

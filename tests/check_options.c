@@ -191,9 +191,6 @@ static const struct err_case err_cases[] = {
 	{ "-s --dont-fragment", IECLIENTONLY, 0 },
 	{ "-c h -X a", IEUNIMP, 0 },
 	{ "-c h --sctp", IEUNIMP, 0 },
-	{ "-s --idle-timeout 5", IEUNIMP, 0 },
-	{ "-s --server-max-duration 5", IEUNIMP, 0 },
-	{ "-s --server-bitrate-limit 1M/5", IEUNIMP, 0 },
 	{ "-c h --bind-dev lo", IEUNIMP, 0 },
 	{ "-c 10.0.0.1%lo", IEUNIMP, 0 },
 	{ "-c h -B 10.0.0.1%lo", IEUNIMP, 0 },
@@ -413,6 +410,20 @@ START_TEST(server_options)
 	ck_assert_str_eq(test->opt.bind_address, "127.0.0.1");
 	ck_assert_int_eq(test->opt.verbose, 1);
 	ck_assert_int_eq(test->mode, MODE_RECEIVER);
+}
+END_TEST
+
+START_TEST(server_limits)
+{
+	ck_assert_int_eq(parse("-s --server-bitrate-limit 1M"), 0);
+	ck_assert_uint_eq(test->opt.bitrate_limit, 1000000);
+	ck_assert_double_eq(test->opt.bitrate_limit_interval, 5.0);
+	ck_assert_int_eq(parse("-s --idle-timeout 7 --server-max-duration 30 "
+	    "--server-bitrate-limit 50M/2.5"), 0);
+	ck_assert_int_eq(test->opt.idle_timeout_s, 7);
+	ck_assert_int_eq(test->opt.max_server_duration_s, 30);
+	ck_assert_uint_eq(test->opt.bitrate_limit, 50000000);
+	ck_assert_double_eq(test->opt.bitrate_limit_interval, 2.5);
 }
 END_TEST
 
@@ -766,6 +777,7 @@ make_suite(void)
 	tcase_add_test(tc, atoi_semantics);
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
+	tcase_add_test(tc, server_limits);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);
 	tcase_add_test(tc, debug_levels);
