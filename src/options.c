@@ -142,10 +142,10 @@ const struct opt_row options_table[] = {
 	    1, opt_apply_idle_timeout },
 	{ "rcv-timeout", L(OPT_ID_RCV_TIMEOUT), REQ, 1, OPT_ID_RCV_TIMEOUT, B, 1,
 	    opt_apply_rcv_timeout },
-	{ "snd-timeout", L(OPT_ID_SND_TIMEOUT), REQ, 1, OPT_ID_SND_TIMEOUT, B, 0,
+	{ "snd-timeout", L(OPT_ID_SND_TIMEOUT), REQ, 1, OPT_ID_SND_TIMEOUT, B, 1,
 	    opt_apply_snd_timeout },
 	{ "cntl-ka", L(OPT_ID_CNTL_KA), OPT, OPT_HAVE_KEEPALIVE, OPT_ID_CNTL_KA,
-	    B, 0, opt_apply_cntl_ka },
+	    B, 1, opt_apply_cntl_ka },
 	/* Deprecated no-op (fq-rate stays 0): nothing left to implement. */
 	{ "no-fq-socket-pacing", L(OPT_ID_NO_FQ_SOCKET_PACING), NO, 1,
 	    OPT_ID_NO_FQ_SOCKET_PACING, C, 1, opt_apply_no_fq_socket_pacing },

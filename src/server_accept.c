@@ -70,7 +70,8 @@ accept_control(struct iperf_test *test, int fd,
 	test->progress_us = evloop_now(test->loop);
 	server_limits_idle_stop(test);
 	test->reporter->begin(test);
-	if (session_attach_ctrl(test, server_session_ops()) == -1) {
+	if (session_attach_ctrl(test, server_session_ops()) == -1 ||
+	    test_tune_ctrl(test) == -1) {
 		test->sops->on_fail(test);
 		return;
 	}

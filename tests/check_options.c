@@ -183,8 +183,6 @@ static const struct err_case err_cases[] = {
 	{ "-c h -A 1", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
 	{ "-c h -m", IEUNIMP, 0 },
-	{ "-c h --snd-timeout 5", IEUNIMP, 0 },
-	{ "-c h --cntl-ka", IEUNIMP, 0 },
 	{ "-c h -L 5", IEUNIMP, 0 },
 	{ "-c h --fq-rate 1M", IEUNIMP, 0 },
 	{ "-c h --skip-rx-copy", IEUNIMP, 0 },
@@ -419,11 +417,28 @@ START_TEST(server_limits)
 	ck_assert_uint_eq(test->opt.bitrate_limit, 1000000);
 	ck_assert_double_eq(test->opt.bitrate_limit_interval, 5.0);
 	ck_assert_int_eq(parse("-s --idle-timeout 7 --server-max-duration 30 "
-	    "--server-bitrate-limit 50M/2.5"), 0);
+	    "--server-bitrate-limit 50M/2.5 --cntl-ka --snd-timeout 10"), 0);
 	ck_assert_int_eq(test->opt.idle_timeout_s, 7);
 	ck_assert_int_eq(test->opt.max_server_duration_s, 30);
 	ck_assert_uint_eq(test->opt.bitrate_limit, 50000000);
 	ck_assert_double_eq(test->opt.bitrate_limit_interval, 2.5);
+	ck_assert_int_eq(test->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->opt.snd_timeout_ms, 10);
+}
+END_TEST
+
+START_TEST(control_connection_options)
+{
+	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3 --snd-timeout 2500"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
+	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
+	ck_assert_int_eq(test->opt.snd_timeout_ms, 2500);
+	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
 }
 END_TEST
 
@@ -519,13 +534,6 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(parse("-c h -A 3,5"), -1);
 	ck_assert_int_eq(test->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
-	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3"), -1);
-	ck_assert_int_eq(test->opt.cntl_ka, 1);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
-	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
-	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), -1);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
 	ck_assert_int_eq(parse("-c h -X a -X b"), -1);
 	ck_assert_int_eq(test->opt.xbind_count, 2);
 	ck_assert_str_eq(test->opt.xbind[1], "b");
@@ -778,6 +786,7 @@ make_suite(void)
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
 	tcase_add_test(tc, server_limits);
+	tcase_add_test(tc, control_connection_options);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);
 	tcase_add_test(tc, debug_levels);
