@@ -235,6 +235,7 @@ struct iperf_test {
 	struct timer *idle_timer;   /* server: --idle-timeout */
 	struct ratewin rate_window; /* server: measured bit rate */
 	int idle_restarted; /* server: the last run ended idle (returned 2) */
+	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
 	int omitting;
 	uint64_t start_us;      /* TEST_START (monotonic) */
 	uint64_t omit_end_us;

@@ -176,10 +176,8 @@ static const struct err_case err_cases[] = {
 	/* recognised and checked, but not implemented yet: IEUNIMP last */
 	{ "-c h -S 5", IEUNIMP, 0 },
 	{ "-c h --dscp af11", IEUNIMP, 0 },
-	{ "-s -D", IEUNIMP, 0 },
 	{ "-c h -Z", IEUNIMP, 0 },
 	{ "-c h -F /nonexistent/f", IEUNIMP, 0 },
-	{ "-c h -I /tmp/p", IEUNIMP, 0 },
 	{ "-c h -A 1", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
 	{ "-c h -m", IEUNIMP, 0 },
@@ -411,13 +409,16 @@ START_TEST(server_options)
 }
 END_TEST
 
-START_TEST(server_limits)
+START_TEST(server_limits_and_daemon)
 {
 	ck_assert_int_eq(parse("-s --server-bitrate-limit 1M"), 0);
 	ck_assert_uint_eq(test->opt.bitrate_limit, 1000000);
 	ck_assert_double_eq(test->opt.bitrate_limit_interval, 5.0);
-	ck_assert_int_eq(parse("-s --idle-timeout 7 --server-max-duration 30 "
-	    "--server-bitrate-limit 50M/2.5 --cntl-ka --snd-timeout 10"), 0);
+	ck_assert_int_eq(parse("-s -D -I /tmp/p --idle-timeout 7 "
+	    "--server-max-duration 30 --server-bitrate-limit 50M/2.5 "
+	    "--cntl-ka --snd-timeout 10"), 0);
+	ck_assert_int_eq(test->opt.daemon, 1);
+	ck_assert_str_eq(test->opt.pidfile, "/tmp/p");
 	ck_assert_int_eq(test->opt.idle_timeout_s, 7);
 	ck_assert_int_eq(test->opt.max_server_duration_s, 30);
 	ck_assert_uint_eq(test->opt.bitrate_limit, 50000000);
@@ -430,7 +431,8 @@ END_TEST
 
 START_TEST(control_connection_options)
 {
-	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3 --snd-timeout 2500"), 0);
+	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3 --snd-timeout 2500 "
+	    "-I /tmp/p"), 0);
 	ck_assert_int_eq(test->opt.cntl_ka, 1);
 	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
 	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
@@ -785,7 +787,7 @@ make_suite(void)
 	tcase_add_test(tc, atoi_semantics);
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
-	tcase_add_test(tc, server_limits);
+	tcase_add_test(tc, server_limits_and_daemon);
 	tcase_add_test(tc, control_connection_options);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);
