@@ -458,12 +458,17 @@ def bitrate_limit_refuses_at_parameter_time(c):
     c.check(rc == 1 and REFUSED_27 in err, f"stock: rc {rc} {err!r}")
     rc, out, err = client(c, STOCK, port, "-b", "9M", "-t", "1")
     c.check(rc == 0, f"stock -b 9M: rc {rc} {err!r}")
+    # Streams x --fq-rate is held against the limit as well.
+    rc, out, err = client(c, STOCK, port, "-P", "3", "--fq-rate", "4M",
+                          "-b", "1M", "-t", "3")
+    c.check(rc == 1 and REFUSED_27 in err, f"stock --fq-rate: rc {rc} {err!r}")
     e = srv.err()
+    # -P 2 -b 10M: 20M; --bidir -b 6M: 12M; -P 3 --fq-rate 4M: 12M.
     c.check("iperf3: Client total requested throughput rate of 20000000 bps "
             "exceeded 10000000 bps limit" in e and
-            "rate of 12000000 bps exceeded" in e,
+            e.count("rate of 12000000 bps exceeded 10000000 bps limit") == 2,
             f"-V messages in server stderr {e!r}")
-    c.check(e.count("iperf3: error - " + REFUSED_27) == 4,
+    c.check(e.count("iperf3: error - " + REFUSED_27) == 5,
             f"server stderr {e!r}")
 
 
