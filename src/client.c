@@ -437,6 +437,8 @@ client_connect(struct iperf_test *test)
 	if (test->ctrl_sck == -1)
 		return iperf_fail_net(test, IECONNECT, gai);
 	(void)net_set_nodelay(test->ctrl_sck);
+	if (test_tune_ctrl(test) == -1)
+		return -1;
 	test->ctrl_mss = net_get_mss(test->ctrl_sck);
 	if (test->opt.verbose && !test->opt.json_output)
 		report_raw(test, "Control connection MSS %d\n", test->ctrl_mss);

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "iperf_api.h"
+#include "ratewin.h"
 
 struct cJSON;
 struct evloop;
@@ -229,7 +230,12 @@ struct iperf_test {
 	struct timer *end_timer;
 	struct timer *check_timer;
 	struct timer *ctrl_timer;
-	struct timer *safety_timer;
+	struct timer *safety_timer; /* server: duration / safety timer */
+	struct timer *rate_timer;   /* server: --server-bitrate-limit */
+	struct timer *idle_timer;   /* server: --idle-timeout */
+	struct ratewin rate_window; /* server: measured bit rate */
+	int idle_restarted; /* server: the last run ended idle (returned 2) */
+	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
 	int omitting;
 	uint64_t start_us;      /* TEST_START (monotonic) */
 	uint64_t omit_end_us;

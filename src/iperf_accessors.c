@@ -29,6 +29,7 @@ int iperf_get_test_protocol_id(struct iperf_test *t) { return t->settings.protoc
 int iperf_get_test_json_output(struct iperf_test *t) { return t->opt.json_output; }
 char *iperf_get_test_json_output_string(struct iperf_test *t) { return t->json_output_string; }
 int iperf_get_test_one_off(struct iperf_test *t) { return t->opt.one_off; }
+int iperf_get_test_daemon(struct iperf_test *t) { return t->opt.daemon; }
 
 void iperf_set_verbose(struct iperf_test *t, int v) { t->opt.verbose = v; }
 void iperf_set_test_server_port(struct iperf_test *t, int p) { t->opt.server_port = p; }

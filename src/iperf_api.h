@@ -114,6 +114,15 @@ void warning(const char *msg);
 int iperf_run_client(struct iperf_test *t);
 int iperf_run_server(struct iperf_test *t);
 void iperf_catch_sigend(void (*handler)(int));
+/*
+ * -I/--pidfile: write this process's pid (decimal, no newline) to the file,
+ * and remove it again (only if this process wrote it).  Both return 0, or
+ * -1 with i_errno = IEPIDFILE; when the file already names another live
+ * process, errno is EEXIST ("Another instance of iperf3 appears to be
+ * running") and the file is left alone.
+ */
+int iperf_create_pidfile(struct iperf_test *t);
+int iperf_delete_pidfile(struct iperf_test *t);
 
 /* Getters. */
 int iperf_get_verbose(struct iperf_test *t);
@@ -173,6 +182,8 @@ void iperf_test_interrupt(struct iperf_test *t, int sig);
 const char *iperf_get_test_error_string(struct iperf_test *t);
 int iperf_get_test_errno(struct iperf_test *t);
 int iperf_get_test_interrupt_signal(struct iperf_test *t);
+/* -D/--daemon was given (the CLI calls daemon() itself). */
+int iperf_get_test_daemon(struct iperf_test *t);
 
 extern int i_errno;
 

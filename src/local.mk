@@ -7,6 +7,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/iperf_api.h \
 	%reldir%/iperf_api.c \
 	%reldir%/iperf_accessors.c \
+	%reldir%/iperf_pidfile.c \
 	%reldir%/iperf_error.c %reldir%/iperf_error.h \
 	%reldir%/iperf_time.c %reldir%/iperf_time.h \
 	%reldir%/timer.c %reldir%/timer.h \
@@ -32,6 +33,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/client.c %reldir%/client.h \
 	%reldir%/server.c %reldir%/server.h \
 	%reldir%/server_accept.c %reldir%/server_accept.h \
+	%reldir%/server_limits.c %reldir%/server_limits.h \
+	%reldir%/ratewin.c %reldir%/ratewin.h \
 	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \
 	%reldir%/options_apply.c %reldir%/options_apply_misc.c \
 	%reldir%/options_check.c %reldir%/options_help.c \

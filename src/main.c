@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "iperf_api.h"
 
@@ -28,6 +29,35 @@ run_client(struct iperf_test *test)
 	if (iperf_run_client(test) < 0)
 		return iperf_get_test_interrupt_signal(test) != 0 ? 0 : 1;
 	return 0;
+}
+
+/* -D: detach as daemon(3) with nochdir=1, noclose=0 (3.17+). */
+static int
+become_daemon(struct iperf_test *test)
+{
+	if (!iperf_get_test_daemon(test))
+		return 0;
+#ifdef HAVE_DAEMON
+	if (daemon(1, 0) == 0)
+		return 0;
+#else
+	errno = ENOSYS;
+#endif
+	iperf_err(test, "error - %s", iperf_strerror(IEDAEMON));
+	return -1;
+}
+
+/* -I: after daemon() (the pid changes), before the run. */
+static int
+write_pidfile(struct iperf_test *test)
+{
+	if (iperf_create_pidfile(test) == 0)
+		return 0;
+	if (errno == EEXIST)
+		iperf_err(test, "Another instance of iperf3 appears to be running");
+	else
+		iperf_err(test, "error - %s", iperf_get_test_error_string(test));
+	return -1;
 }
 
 static int
@@ -79,6 +109,10 @@ main(int argc, char **argv)
 		iperf_free_test(test);
 		return 1;
 	}
+	if (become_daemon(test) == -1 || write_pidfile(test) == -1) {
+		iperf_free_test(test);
+		return 1;
+	}
 	current_test = test;
 	iperf_catch_sigend(on_signal);
 	if (iperf_get_test_role(test) == 'c')
@@ -86,6 +120,7 @@ main(int argc, char **argv)
 	else
 		rc = run_server(test);
 	current_test = NULL;
+	(void)iperf_delete_pidfile(test);
 	iperf_free_test(test);
 	return rc;
 }

@@ -278,6 +278,76 @@ net_set_nodelay(int fd)
 }
 
 int
+net_set_user_timeout(int fd, int ms)
+{
+#if HAVE_DECL_TCP_USER_TIMEOUT
+	unsigned int v = ms > 0 ? (unsigned int)ms : 0;
+
+	return setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &v, sizeof(v));
+#else
+	(void)fd;
+	(void)ms;
+	errno = ENOPROTOOPT;
+	return -1;
+#endif
+}
+
+#if HAVE_DECL_TCP_KEEPIDLE
+static int
+set_int(int fd, int level, int name, int v)
+{
+	return setsockopt(fd, level, name, &v, sizeof(v));
+}
+#endif
+
+int
+net_set_keepalive(int fd, const struct net_keepalive *ka)
+{
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) == -1)
+		return NET_KA_ENABLE;
+#if HAVE_DECL_TCP_KEEPIDLE
+	if (ka->idle > 0 && set_int(fd, IPPROTO_TCP, TCP_KEEPIDLE, ka->idle) == -1)
+		return NET_KA_IDLE;
+	if (ka->intvl > 0 &&
+	    set_int(fd, IPPROTO_TCP, TCP_KEEPINTVL, ka->intvl) == -1)
+		return NET_KA_INTVL;
+	if (ka->cnt > 0 && set_int(fd, IPPROTO_TCP, TCP_KEEPCNT, ka->cnt) == -1)
+		return NET_KA_CNT;
+#else
+	if (ka->idle > 0 || ka->intvl > 0 || ka->cnt > 0) {
+		errno = ENOPROTOOPT;
+		return NET_KA_IDLE;
+	}
+#endif
+	return 0;
+}
+
+int
+net_get_keepalive(int fd, struct net_keepalive *ka)
+{
+#if HAVE_DECL_TCP_KEEPIDLE
+	socklen_t len = sizeof(ka->idle);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &ka->idle, &len) == -1)
+		return NET_KA_IDLE;
+	len = sizeof(ka->intvl);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &ka->intvl, &len) == -1)
+		return NET_KA_INTVL;
+	len = sizeof(ka->cnt);
+	if (getsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &ka->cnt, &len) == -1)
+		return NET_KA_CNT;
+	return 0;
+#else
+	(void)fd;
+	(void)ka;
+	errno = ENOPROTOOPT;
+	return NET_KA_IDLE;
+#endif
+}
+
+int
 net_get_mss(int fd)
 {
 	int mss = 0;

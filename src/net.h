@@ -48,6 +48,23 @@ int net_listen(int type, int domain, const char *local, int port,
 
 int net_set_nonblocking(int fd, int on);
 int net_set_nodelay(int fd);
+/* TCP_USER_TIMEOUT in ms (0: the system's default).  0 or -1 (errno). */
+int net_set_user_timeout(int fd, int ms);
+
+/* TCP keepalive: idle time (s), probe interval (s), probe count; a value
+ * <= 0 leaves the system default. */
+struct net_keepalive {
+	int idle, intvl, cnt;
+};
+/* Which step failed (errno set), or 0. */
+#define NET_KA_ENABLE 1 /* SO_KEEPALIVE */
+#define NET_KA_IDLE 2   /* TCP_KEEPIDLE */
+#define NET_KA_INTVL 3  /* TCP_KEEPINTVL */
+#define NET_KA_CNT 4    /* TCP_KEEPCNT */
+/* SO_KEEPALIVE, then each of idle/intvl/cnt that is > 0: 0 or a step. */
+int net_set_keepalive(int fd, const struct net_keepalive *ka);
+/* The values in effect: 0 or the step that failed. */
+int net_get_keepalive(int fd, struct net_keepalive *ka);
 /* TCP_MAXSEG of fd, or 0 if unknown. */
 int net_get_mss(int fd);
 int net_getsockdomain(int fd);

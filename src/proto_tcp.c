@@ -21,10 +21,23 @@
 /* Data connections have no connect timeout upstream; ours is bounded. */
 #define TCP_DATA_CONNECT_TIMEOUT_MS 30000
 
+/* --snd-timeout: TCP_USER_TIMEOUT on the data connections too. */
+static int
+tcp_set_user_timeout(struct iperf_test *test, int fd)
+{
+	if (test->opt.snd_timeout_ms <= 0)
+		return 0;
+	if (net_set_user_timeout(fd, test->opt.snd_timeout_ms) == -1)
+		return iperf_fail(test, IESETUSERTIMEOUT, errno);
+	return 0;
+}
+
 static int
 tcp_setopts(int fd, int family, void *arg)
 {
-	return proto_def_sockopts(arg, fd, family);
+	if (proto_def_sockopts(arg, fd, family) == -1)
+		return -1;
+	return tcp_set_user_timeout(arg, fd);
 }
 
 /* Options that must be on the listening socket before the SYN arrives. */
@@ -101,6 +114,7 @@ tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	if (fd == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
 	if (proto_def_sockopts(test, fd, ss.ss_family) == -1 ||
+	    tcp_set_user_timeout(test, fd) == -1 ||
 	    proto_def_check_window(test, fd) == -1) {
 		close(fd);
 		return -1;

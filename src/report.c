@@ -120,6 +120,7 @@ report_raw(struct iperf_test *test, const char *fmt, ...)
 	va_start(ap, fmt);
 	(void)vfprintf(stdout, fmt, ap);
 	va_end(ap);
+	(void)fflush(stdout);
 }
 
 void

@@ -22,6 +22,7 @@
 #include "report.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_limits.h"
 #include "session.h"
 #include "stats.h"
 #include "stream.h"
@@ -34,13 +35,6 @@
 static void server_end(struct iperf_test *test);
 
 /* ---- parameters ---------------------------------------------------------- */
-
-static int
-server_check_policy(struct iperf_test *test)
-{
-	(void)test;
-	return 0;
-}
 
 static int
 server_open_data_listener(struct iperf_test *test)
@@ -76,7 +70,7 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (test->proto == NULL)
 		return iperf_fail(test, IEPROTOCOL, 0);
 	test_update_mode(test);
-	if (server_check_policy(test) == -1)
+	if (server_limits_check_params(test) == -1)
 		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)
@@ -107,24 +101,9 @@ server_on_cookie(struct iperf_test *test, const char *cookie)
 
 /* ---- streams and the running test -------------------------------------- */
 
-static int
-safety_cb(struct timer *t, uint64_t now_us, void *arg)
-{
-	struct iperf_test *test = arg;
-
-	(void)t;
-	(void)now_us;
-	test->safety_timer = NULL;
-	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
-	test->sops->on_fail(test);
-	return 0;
-}
-
 int
 server_streams_ready(struct iperf_test *test)
 {
-	const struct iperf_settings *s = &test->settings;
-
 	if (test->prot_listener >= 0) {
 		evloop_del_fd(test->loop, test->prot_listener);
 	}
@@ -133,14 +112,8 @@ server_streams_ready(struct iperf_test *test)
 	server_watch_listener(test);
 	if (session_start_measuring(test) == -1 || session_open_wake(test) == -1)
 		return -1;
-	if (s->duration > 0) {
-		uint64_t d = (uint64_t)(s->duration + s->omit + IPERF_SERVER_GRACE_S) *
-		    USEC_PER_SEC;
-		test->safety_timer = evloop_add_timer(test->loop, d, 0, safety_cb,
-		    test);
-		if (test->safety_timer == NULL)
-			return iperf_fail(test, IENEWTIMER, ENOMEM);
-	}
+	if (server_limits_start(test) == -1)
+		return -1;
 	if (session_send_state(test, TEST_START) == -1)
 		return -1;
 	if (test->on_test_start != NULL)
@@ -156,6 +129,7 @@ static int
 server_test_end(struct iperf_test *test)
 {
 	test->state = TEST_END;
+	server_limits_stop(test);
 	session_collect_final(test);
 	test_close_stream_sockets(test);
 	if (session_send_state(test, EXCHANGE_RESULTS) == -1)
@@ -260,7 +234,11 @@ server_fail(struct iperf_test *test)
 		if (test->ctrl_sck >= 0 && !test->ctrl_eof)
 			(void)ctrl_send_server_error(test->ctrl_sck,
 			    test->err.code, test->err.sys_errno);
-		session_report_failure(test);
+		if (test->err.code == IESERVERTESTDURATIONEXPIRED)
+			test->reporter->error(test, "error - server test duration "
+			    "expired - test is terminated by the server");
+		else
+			session_report_failure(test);
 	}
 	server_end(test);
 }
@@ -288,6 +266,17 @@ server_interrupt(struct iperf_test *test)
 	server_end(test);
 }
 
+static void
+server_verbose_restart(struct iperf_test *test)
+{
+	char msg[128];
+
+	(void)snprintf(msg, sizeof(msg), "Server restart (#%d) during active "
+	    "test due to idle timeout for receiving data",
+	    test->server_test_number);
+	test->reporter->error(test, msg);
+}
+
 /* Receive watchdog: no progress for --rcv-timeout drops the client. */
 static void
 server_check(struct iperf_test *test)
@@ -313,6 +302,8 @@ server_check(struct iperf_test *test)
 	if (ctrl_last_progress(test->ctrl) > test->progress_us)
 		test->progress_us = ctrl_last_progress(test->ctrl);
 	if (now > test->progress_us && now - test->progress_us > limit) {
+		if (test->opt.verbose && test->state == TEST_RUNNING)
+			server_verbose_restart(test);
 		iperf_fail(test, IENOMSG, 0);
 		server_fail(test);
 	}
@@ -342,6 +333,7 @@ static void
 server_end(struct iperf_test *test)
 {
 	server_drop_pending(test);
+	server_limits_stop(test);
 	stream_stop_workers(test, 0);
 	/* Let the client see our last control message before its data
 	 * connections go away (it may still be writing to them). */
@@ -361,6 +353,20 @@ server_end(struct iperf_test *test)
 		test->on_test_finish(test);
 	if (test->json_top != NULL || !test->opt.json_output)
 		test->reporter->finish(test);
+}
+
+/* The banner; after an idle restart the same test number, and the banner
+ * again only with -d. */
+static void
+server_announce(struct iperf_test *test)
+{
+	int again = test->idle_restarted;
+
+	test->idle_restarted = 0;
+	if (!again)
+		test->server_test_number++;
+	if (!again || test->opt.debug)
+		test->reporter->server_listening(test);
 }
 
 static int
@@ -391,14 +397,24 @@ server_run(struct iperf_test *test)
 		test->reporter->finish(test);
 		return -2;
 	}
-	test->server_test_number++;
-	test->reporter->server_listening(test);
+	server_announce(test);
 	server_watch_listener(test);
 	if (test->check_timer == NULL)
 		test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
+	if (server_limits_idle_start(test) == -1) {
+		session_report_failure(test);
+		return -2;
+	}
 	session_run(test);
 	server_unwatch_listener(test);
+	server_limits_idle_stop(test);
+	if (test->idle_restarted) {
+		/* Nobody came: a fresh listener for the next run. */
+		server_limits_idle_report(test);
+		server_close_listener(test);
+		return 2;
+	}
 	if (test->abort == ABORT_INTERRUPT)
 		return -1;
 	return test->abort == ABORT_ERROR ? -1 : 0;

@@ -17,6 +17,7 @@
 #include "proto.h"
 #include "report.h"
 #include "server_accept.h"
+#include "server_limits.h"
 #include "session.h"
 #include "stream.h"
 #include "test.h"
@@ -67,8 +68,10 @@ accept_control(struct iperf_test *test, int fd,
 	note_buffer_sizes(test, test->listener);
 	test->capture_output = 1;
 	test->progress_us = evloop_now(test->loop);
+	server_limits_idle_stop(test);
 	test->reporter->begin(test);
-	if (session_attach_ctrl(test, server_session_ops()) == -1) {
+	if (session_attach_ctrl(test, server_session_ops()) == -1 ||
+	    test_tune_ctrl(test) == -1) {
 		test->sops->on_fail(test);
 		return;
 	}

@@ -13,7 +13,10 @@
 
 #include "evloop.h"
 #include "iperf.h"
+#include "iperf_error.h"
+#include "net.h"
 #include "proto.h"
+#include "report.h"
 #include "stream.h"
 #include "tcp_info.h"
 #include "test.h"
@@ -217,7 +220,7 @@ test_cancel_timers(struct iperf_test *test)
 {
 	struct timer **timers[] = { &test->stats_timer, &test->omit_timer,
 		&test->end_timer, &test->check_timer, &test->ctrl_timer,
-		&test->safety_timer };
+		&test->safety_timer, &test->rate_timer, &test->idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
@@ -232,4 +235,33 @@ test_api_fail(struct iperf_test *test)
 {
 	i_errno = test->err.code;
 	return -1;
+}
+
+int
+test_tune_ctrl(struct iperf_test *test)
+{
+	static const int codes[] = { 0, IESETCNTLKA, IESETCNTLKAKEEPIDLE,
+		IESETCNTLKAINTERVAL, IESETCNTLKACOUNT };
+	const struct iperf_local *o = &test->opt;
+	struct net_keepalive ka;
+	int step;
+
+	if (o->snd_timeout_ms > 0 &&
+	    net_set_user_timeout(test->ctrl_sck, o->snd_timeout_ms) == -1)
+		return iperf_fail(test, IESETUSERTIMEOUT, errno);
+	if (!o->cntl_ka)
+		return 0;
+	ka.idle = o->cntl_ka_idle;
+	ka.intvl = o->cntl_ka_intvl;
+	ka.cnt = o->cntl_ka_cnt;
+	step = net_set_keepalive(test->ctrl_sck, &ka);
+	if (step == 0)
+		step = net_get_keepalive(test->ctrl_sck, &ka);
+	if (step != 0)
+		return iperf_fail(test, codes[step], errno);
+	if (o->verbose && !o->json_output)
+		report_raw(test, "Control connection TCP Keepalive "
+		    "TCP_KEEPIDLE/TCP_KEEPINTVL/TCP_KEEPCNT are set to %d/%d/%d\n",
+		    ka.idle, ka.intvl, ka.cnt);
+	return 0;
 }

@@ -37,6 +37,11 @@ void test_free_streams(struct iperf_test *test);
 /* Cancel the test's timers. */
 void test_cancel_timers(struct iperf_test *test);
 
+/* Options of the control socket, both roles: --snd-timeout
+ * (TCP_USER_TIMEOUT) and --cntl-ka (keepalive; -V prints the values in
+ * effect).  0, or -1 with the error recorded. */
+int test_tune_ctrl(struct iperf_test *test);
+
 /* Record a failure of a public entry point into i_errno; returns -1. */
 int test_api_fail(struct iperf_test *test);
 

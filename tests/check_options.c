@@ -176,24 +176,17 @@ static const struct err_case err_cases[] = {
 	/* recognised and checked, but not implemented yet: IEUNIMP last */
 	{ "-s -S 5", IECLIENTONLY, 0 },
 	{ "-s --dscp af11", IECLIENTONLY, 0 },
-	{ "-s -D", IEUNIMP, 0 },
 	{ "-c h -Z", IEUNIMP, 0 },
 	{ "-c h -F /nonexistent/f", IEUNIMP, 0 },
-	{ "-c h -I /tmp/p", IEUNIMP, 0 },
 	{ "-c h -A 1", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
 	{ "-c h -m", IEUNIMP, 0 },
-	{ "-c h --snd-timeout 5", IEUNIMP, 0 },
-	{ "-c h --cntl-ka", IEUNIMP, 0 },
 	{ "-s -L 5", IECLIENTONLY, 0 },
 	{ "-s --fq-rate 1M", IECLIENTONLY, 0 },
 	{ "-c h --skip-rx-copy", IEUNIMP, 0 },
 	{ "-s --dont-fragment", IECLIENTONLY, 0 },
 	{ "-c h -X a", IEUNIMP, 0 },
 	{ "-c h --sctp", IEUNIMP, 0 },
-	{ "-s --idle-timeout 5", IEUNIMP, 0 },
-	{ "-s --server-max-duration 5", IEUNIMP, 0 },
-	{ "-s --server-bitrate-limit 1M/5", IEUNIMP, 0 },
 	{ "-S 5", IENOROLE, 0 }, /* the 3.21 rules come first */
 };
 
@@ -413,6 +406,41 @@ START_TEST(server_options)
 }
 END_TEST
 
+START_TEST(server_limits_and_daemon)
+{
+	ck_assert_int_eq(parse("-s --server-bitrate-limit 1M"), 0);
+	ck_assert_uint_eq(test->opt.bitrate_limit, 1000000);
+	ck_assert_double_eq(test->opt.bitrate_limit_interval, 5.0);
+	ck_assert_int_eq(parse("-s -D -I /tmp/p --idle-timeout 7 "
+	    "--server-max-duration 30 --server-bitrate-limit 50M/2.5 "
+	    "--cntl-ka --snd-timeout 10"), 0);
+	ck_assert_int_eq(test->opt.daemon, 1);
+	ck_assert_str_eq(test->opt.pidfile, "/tmp/p");
+	ck_assert_int_eq(test->opt.idle_timeout_s, 7);
+	ck_assert_int_eq(test->opt.max_server_duration_s, 30);
+	ck_assert_uint_eq(test->opt.bitrate_limit, 50000000);
+	ck_assert_double_eq(test->opt.bitrate_limit_interval, 2.5);
+	ck_assert_int_eq(test->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->opt.snd_timeout_ms, 10);
+}
+END_TEST
+
+START_TEST(control_connection_options)
+{
+	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3 --snd-timeout 2500 "
+	    "-I /tmp/p"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
+	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
+	ck_assert_int_eq(test->opt.snd_timeout_ms, 2500);
+	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
+}
+END_TEST
+
 START_TEST(strings_and_flags)
 {
 	ck_assert_int_eq(parse("-c h -T t1 --extra-data x -C cubic -N -M 1400 "
@@ -504,13 +532,6 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(parse("-c h -A 3,5"), -1);
 	ck_assert_int_eq(test->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
-	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3"), -1);
-	ck_assert_int_eq(test->opt.cntl_ka, 1);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
-	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
-	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), -1);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
 	ck_assert_int_eq(parse("-c h -X a -X b"), -1);
 	ck_assert_int_eq(test->opt.xbind_count, 2);
 	ck_assert_str_eq(test->opt.xbind[1], "b");
@@ -762,6 +783,8 @@ make_suite(void)
 	tcase_add_test(tc, atoi_semantics);
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
+	tcase_add_test(tc, server_limits_and_daemon);
+	tcase_add_test(tc, control_connection_options);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);
 	tcase_add_test(tc, debug_levels);

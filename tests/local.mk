@@ -8,6 +8,7 @@ CHECK_SUITES = \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
 	%reldir%/check_pacer \
+	%reldir%/check_ratewin \
 	%reldir%/check_options \
 	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
@@ -30,6 +31,9 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_pacer_SOURCES = %reldir%/check_pacer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_pacer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_pacer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_ratewin_SOURCES = %reldir%/check_ratewin.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_ratewin_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_ratewin_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_ctrl_SOURCES = %reldir%/check_ctrl.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_ctrl_LDADD = $(SUITE_LDADD)
@@ -53,13 +57,14 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
-	%reldir%/wire.test
+	%reldir%/wire.test %reldir%/server_ops.test
 EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
+	%reldir%/server_ops.test %reldir%/server_ops.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
 	%reldir%/captures/tcp_basic.txt \
