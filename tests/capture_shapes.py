@@ -30,7 +30,8 @@ CASES = [
     "tcp_blocks_k", "tcp_format_k", "tcp_format_M", "tcp_title",
     "tcp_timestamps", "tcp_timestamps_fmt", "tcp_get_server_output",
     "udp_basic", "udp_reverse", "udp_bidir", "udp_parallel2", "udp_omit",
-    "udp_default_rate", "udp_big_len",
+    "udp_default_rate", "udp_big_len", "tcp_cntl_ka", "tcp_server_max_duration",
+    "tcp_server_max_duration_exceeded", "server_limit",
 ]
 
 # Captures whose JSON documents are compared by ordered key paths.

@@ -67,11 +67,13 @@ EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/server_ops.test %reldir%/server_ops.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
+	%reldir%/captures/server_limit.txt \
 	%reldir%/captures/tcp_basic.txt \
 	%reldir%/captures/tcp_bidir.txt \
 	%reldir%/captures/tcp_bidir_P2.txt \
 	%reldir%/captures/tcp_blocks_k.txt \
 	%reldir%/captures/tcp_bytes_n.txt \
+	%reldir%/captures/tcp_cntl_ka.txt \
 	%reldir%/captures/tcp_format_M.txt \
 	%reldir%/captures/tcp_format_k.txt \
 	%reldir%/captures/tcp_get_server_output.txt \
@@ -97,6 +99,8 @@ CAPTURE_FILES = \
 	%reldir%/captures/tcp_omit.txt \
 	%reldir%/captures/tcp_parallel2.txt \
 	%reldir%/captures/tcp_reverse.txt \
+	%reldir%/captures/tcp_server_max_duration.txt \
+	%reldir%/captures/tcp_server_max_duration_exceeded.txt \
 	%reldir%/captures/tcp_timestamps.txt \
 	%reldir%/captures/tcp_timestamps_fmt.txt \
 	%reldir%/captures/tcp_title.txt \
