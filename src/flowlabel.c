@@ -10,6 +10,14 @@
 #if defined(HAVE_LINUX_IN6_H) && HAVE_DECL_IPV6_FLOWLABEL_MGR
 #include <linux/in6.h>
 #define FLOWLABEL_SUPPORTED 1
+/* With <netinet/in.h> first, some kernel header versions leave the socket
+ * option numbers to libc, which does not define these two (Linux ABI). */
+#ifndef IPV6_FLOWLABEL_MGR
+#define IPV6_FLOWLABEL_MGR 32
+#endif
+#ifndef IPV6_FLOWINFO_SEND
+#define IPV6_FLOWINFO_SEND 33
+#endif
 #endif
 
 #include "flowlabel.h"

@@ -65,6 +65,7 @@ pkgconfig_DATA += %reldir%/libiperf.pc
 bin_PROGRAMS += %reldir%/iperf3
 %canon_reldir%_iperf3_SOURCES = %reldir%/main.c
 %canon_reldir%_iperf3_LDADD = %reldir%/libiperf.la
+%canon_reldir%_iperf3_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 
 if HAVE_SCTP
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto_sctp.c

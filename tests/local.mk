@@ -14,32 +14,41 @@ CHECK_SUITES = \
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
+# Suites are linked static with --enable-static-bin (to run under qemu).
 SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes
 
 %canon_reldir%_check_units_SOURCES = %reldir%/check_units.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_units_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_units_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_units_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_timer_SOURCES = %reldir%/check_timer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_timer_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_udp_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_params_SOURCES = %reldir%/check_params.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_params_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_params_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_params_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_pacer_SOURCES = %reldir%/check_pacer.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_pacer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_pacer_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_pacer_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_ratewin_SOURCES = %reldir%/check_ratewin.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_ratewin_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_ratewin_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_ratewin_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_ctrl_SOURCES = %reldir%/check_ctrl.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_ctrl_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_ctrl_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_options_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
@@ -50,6 +59,7 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 	%reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_report_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_report_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_report_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 endif
 
 # Shell tests run with the build tree's programs.
@@ -64,7 +74,7 @@ EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
-	%reldir%/server_ops.test %reldir%/server_ops.py \
+	%reldir%/server_ops.test %reldir%/server_ops.py %reldir%/cross.sh \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
 	%reldir%/captures/server_limit.txt \
