@@ -1,6 +1,7 @@
 /* udp_acct.c - UDP receiver accounting (see udp_acct.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "udp_acct.h"
@@ -33,8 +34,13 @@ static void
 account_sequence(struct udp_acct *a, uint64_t seq)
 {
 	if (seq > a->hi) {
-		if (seq > a->hi + 1)
-			a->lost += (int64_t)(seq - a->hi - 1);
+		uint64_t gap = seq - a->hi - 1;
+
+		/* A hostile jump (64-bit counters) saturates, never overflows. */
+		if (gap > (uint64_t)(INT64_MAX - a->lost))
+			a->lost = INT64_MAX;
+		else
+			a->lost += (int64_t)gap;
 		a->hi = seq;
 		return;
 	}

@@ -245,6 +245,19 @@ START_TEST(uses_64bit_sequences_as_given)
 }
 END_TEST
 
+START_TEST(huge_jumps_saturate_the_loss_count)
+{
+	struct udp_acct a;
+
+	udp_acct_init(&a);
+	udp_acct_update(&a, 0x4000000100000000ULL, 1, 0, 0);
+	udp_acct_update(&a, 0xffffffffffffffffULL, 1, 0, 0);
+	ck_assert_int_eq(a.lost, INT64_MAX);
+	udp_acct_update(&a, 5, 1, 0, 0); /* late: one less lost */
+	ck_assert_int_eq(a.lost, INT64_MAX - 1);
+}
+END_TEST
+
 START_TEST(jitter_matches_hand_computation)
 {
 	struct udp_acct a;
@@ -321,6 +334,7 @@ make_suite(void)
 	tcase_add_test(tc, unwraps_the_32bit_counter);
 	tcase_add_test(tc, unwrap_picks_the_nearest_value);
 	tcase_add_test(tc, uses_64bit_sequences_as_given);
+	tcase_add_test(tc, huge_jumps_saturate_the_loss_count);
 	tcase_add_test(tc, jitter_matches_hand_computation);
 	tcase_add_test(tc, jitter_uses_the_signed_transit_difference);
 	tcase_add_test(tc, omit_reset_restarts_jitter_but_not_sequences);

@@ -1,0 +1,45 @@
+# fuzz/local.mk - libFuzzer targets (--enable-fuzzing, clang) or, by
+# default, the same targets linked with a replay main that `make check`
+# runs over every corpus file.
+FUZZ_TARGETS = %reldir%/fuzz_units %reldir%/fuzz_params %reldir%/fuzz_results \
+	%reldir%/fuzz_ctrl %reldir%/fuzz_udp %reldir%/fuzz_options
+if FUZZING
+noinst_PROGRAMS += $(FUZZ_TARGETS)
+FUZZ_MAIN =
+FUZZ_LINK_FLAGS = -fsanitize=fuzzer
+else
+check_PROGRAMS += $(FUZZ_TARGETS)
+FUZZ_MAIN = %reldir%/replay.c
+FUZZ_LINK_FLAGS = $(STATIC_BIN_LDFLAGS)
+TESTS += %reldir%/replay.test
+endif
+FUZZ_COMMON = %reldir%/fuzz.h %reldir%/fuzz_util.c $(FUZZ_MAIN)
+FUZZ_CC_FLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes
+FUZZ_LIBS = src/libiperf_core.la
+
+%canon_reldir%_fuzz_units_SOURCES = %reldir%/fuzz_units.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_units_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_units_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_units_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_params_SOURCES = %reldir%/fuzz_params.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_params_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_params_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_params_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_results_SOURCES = %reldir%/fuzz_results.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_results_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_results_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_results_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_ctrl_SOURCES = %reldir%/fuzz_ctrl.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_ctrl_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_ctrl_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_ctrl_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_udp_SOURCES = %reldir%/fuzz_udp.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_udp_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_udp_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_udp_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_options_SOURCES = %reldir%/fuzz_options.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_options_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_options_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_options_LDFLAGS = $(FUZZ_LINK_FLAGS)
+
+EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh
