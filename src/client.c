@@ -93,12 +93,12 @@ client_create_streams(struct iperf_test *test)
 			note_buffer_sizes(test, fd);
 		sp = stream_new(test, fd, test_stream_is_sender(test, i));
 		if (sp == NULL) {
+			int err = errno;
 			close(fd);
-			return iperf_fail(test, IECREATESTREAM, ENOMEM);
+			return iperf_fail(test, IECREATESTREAM, err);
 		}
 		stream_add(test, sp);
-		if (test->proto->stream_init != NULL &&
-		    test->proto->stream_init(sp) == -1)
+		if (stream_setup(sp) == -1)
 			return -1;
 		if (test->on_new_stream != NULL)
 			test->on_new_stream(sp);

@@ -18,6 +18,10 @@
 #include "stream.h"
 #include "banned.h"
 
+#ifndef MSG_TRUNC
+#define MSG_TRUNC 0 /* --skip-rx-copy then copies, as a plain receive */
+#endif
+
 /* Data connections have no connect timeout upstream; ours is bounded. */
 #define TCP_DATA_CONNECT_TIMEOUT_MS 30000
 
@@ -147,13 +151,18 @@ tcp_connect(struct iperf_test *test, int index)
 static ssize_t
 tcp_send(struct iperf_stream *sp)
 {
-	return send(sp->socket, sp->buffer, sp->blksize, MSG_NOSIGNAL);
+	if (sp->io.zerocopy)
+		return stream_io_sendfile(sp);
+	return send(sp->socket, stream_io_data(sp), stream_io_left(sp),
+	    MSG_NOSIGNAL);
 }
 
 static ssize_t
 tcp_recv(struct iperf_stream *sp)
 {
-	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+	/* --skip-rx-copy: the kernel drops the bytes and says how many. */
+	int flags = sp->io.rx_discard ? MSG_TRUNC : 0;
+	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, flags);
 
 	if (n > 0)
 		stream_count_rx(sp, (uint64_t)n);
@@ -163,7 +172,8 @@ tcp_recv(struct iperf_stream *sp)
 const struct iperf_proto_ops proto_tcp = {
 	.id = SOCK_STREAM,
 	.name = "TCP",
-	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION,
+	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION |
+	    PROTO_F_ZEROCOPY,
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
 	.listen = tcp_listen,
 	.accept = tcp_accept,

@@ -38,7 +38,10 @@ static void server_end(struct iperf_test *test);
 static int
 server_check_policy(struct iperf_test *test)
 {
-	(void)test;
+	/* 3.20+: a server started with -F does not take UDP tests. */
+	if (test->opt.diskfile_name != NULL &&
+	    (test->proto->flags & PROTO_F_DATAGRAM))
+		return iperf_fail(test, IEUDPFILETRANSFER, 0);
 	return 0;
 }
 

@@ -177,8 +177,6 @@ static const struct err_case err_cases[] = {
 	{ "-c h -S 5", IEUNIMP, 0 },
 	{ "-c h --dscp af11", IEUNIMP, 0 },
 	{ "-s -D", IEUNIMP, 0 },
-	{ "-c h -Z", IEUNIMP, 0 },
-	{ "-c h -F /nonexistent/f", IEUNIMP, 0 },
 	{ "-c h -I /tmp/p", IEUNIMP, 0 },
 	{ "-c h -A 1", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
@@ -187,7 +185,6 @@ static const struct err_case err_cases[] = {
 	{ "-c h --cntl-ka", IEUNIMP, 0 },
 	{ "-c h -L 5", IEUNIMP, 0 },
 	{ "-c h --fq-rate 1M", IEUNIMP, 0 },
-	{ "-c h --skip-rx-copy", IEUNIMP, 0 },
 	{ "-s --dont-fragment", IECLIENTONLY, 0 },
 	{ "-c h -X a", IEUNIMP, 0 },
 	{ "-c h --sctp", IEUNIMP, 0 },
@@ -522,6 +519,16 @@ START_TEST(unimplemented_options_store_values)
 }
 END_TEST
 
+/* The data-path options: stored where the data path and the parameter
+ * document look for them. */
+START_TEST(data_path_options_are_stored)
+{
+	ck_assert_int_eq(parse("-c h -Z --skip-rx-copy"), 0);
+	ck_assert_int_eq(test->settings.zerocopy, OPT_HAVE_SENDFILE);
+	ck_assert_int_eq(test->settings.skip_rx_copy, 1);
+}
+END_TEST
+
 START_TEST(nstreams_also_sets_the_rate)
 {
 	if (!OPT_HAVE_SCTP)
@@ -542,14 +549,27 @@ START_TEST(file_size_becomes_bytes)
 	ck_assert_int_eq((int)write(fd, line_buf, 100), 100);
 	(void)close(fd);
 	(void)snprintf(cmd, sizeof(cmd), "-c h -F %s", path);
-	ck_assert_int_eq(parse(cmd), -1); /* -F: not implemented yet */
+	ck_assert_int_eq(parse(cmd), 0);
 	ck_assert_uint_eq(test->settings.bytes, 100);
 	ck_assert_int_eq(test->settings.duration, 0);
+	ck_assert_str_eq(test->opt.diskfile_name, path);
 	(void)snprintf(cmd, sizeof(cmd), "-s -F %s", path);
 	teardown();
 	setup();
-	ck_assert_int_eq(parse(cmd), -1);
+	ck_assert_int_eq(parse(cmd), 0);
 	ck_assert_uint_eq(test->settings.bytes, 0);
+	teardown();
+	setup();
+	/* -t wins over the file size; a missing file sets no byte count */
+	(void)snprintf(cmd, sizeof(cmd), "-c h -t 3 -F %s", path);
+	ck_assert_int_eq(parse(cmd), 0);
+	ck_assert_uint_eq(test->settings.bytes, 0);
+	ck_assert_int_eq(test->settings.duration, 3);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -F /nonexistent/f"), 0);
+	ck_assert_uint_eq(test->settings.bytes, 0);
+	ck_assert_int_eq(test->settings.duration, 10);
 	(void)unlink(path);
 }
 END_TEST
@@ -773,6 +793,7 @@ make_suite(void)
 	tcase_add_test(tc, timeouts_and_pacing);
 	tcase_add_test(tc, host_dev_suffix);
 	tcase_add_test(tc, unimplemented_options_store_values);
+	tcase_add_test(tc, data_path_options_are_stored);
 	tcase_add_test(tc, nstreams_also_sets_the_rate);
 	tcase_add_test(tc, file_size_becomes_bytes);
 	tcase_add_test(tc, json_warnings_on_stderr);

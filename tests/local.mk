@@ -9,6 +9,7 @@ CHECK_SUITES = \
 	%reldir%/check_params \
 	%reldir%/check_pacer \
 	%reldir%/check_options \
+	%reldir%/check_stream_io \
 	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
@@ -36,6 +37,9 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_stream_io_SOURCES = %reldir%/check_stream_io.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_stream_io_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_stream_io_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
