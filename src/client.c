@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "affinity.h"
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
@@ -416,6 +417,7 @@ static void
 client_finish(struct iperf_test *test)
 {
 	test->done = 1;
+	affinity_restore(test);
 	test->reporter->finish(test);
 }
 
@@ -464,6 +466,9 @@ client_prepare(struct iperf_test *test)
 	if (session_open(test) == -1 || session_open_wake(test) == -1)
 		return -1;
 	test->reporter->begin(test);
+	/* -A n: pinned for the test; the workers inherit the mask. */
+	if (test->opt.affinity >= 0 && affinity_pin(test, test->opt.affinity) == -1)
+		return -1;
 	return 0;
 }
 

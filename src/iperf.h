@@ -30,6 +30,7 @@ struct iperf_proto_ops;
 struct report_ops;
 struct session_ops;
 struct pending_conn;
+struct affinity_saved;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -297,6 +298,9 @@ struct iperf_test {
 	 * reporters fall back to their own figures when they are zero.
 	 */
 	int64_t diskfile_size; /* -F: file size in bytes (0: stat the file) */
+
+	/* -A / server_affinity: the mask to restore (affinity.c), or NULL */
+	struct affinity_saved *affinity_saved;
 };
 
 #endif /* IPERF_INTERNAL_H */

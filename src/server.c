@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "affinity.h"
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
@@ -80,6 +81,10 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		return iperf_fail(test, IEPROTOCOL, 0);
 	test_update_mode(test);
 	if (server_check_policy(test) == -1)
+		return -1;
+	/* -A n,m on the client: this test runs on CPU m. */
+	if (test->settings.server_affinity >= 0 &&
+	    affinity_pin(test, test->settings.server_affinity) == -1)
 		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)
@@ -358,6 +363,7 @@ server_end(struct iperf_test *test)
 	if (test->listener_tuned && test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
 	session_close_wake(test);
+	affinity_restore(test);
 	test->capture_output = 0;
 	test->done = 1;
 	if (test->on_test_finish != NULL)
@@ -389,7 +395,9 @@ server_run(struct iperf_test *test)
 	test->opt.role = 's';
 	test->state = IPERF_START;
 	test->done = 0;
-	if (session_open(test) == -1 || server_listen(test) == -1) {
+	if (session_open(test) == -1 || server_listen(test) == -1 ||
+	    (test->opt.affinity >= 0 &&
+		affinity_pin(test, test->opt.affinity) == -1)) {
 		test->reporter->begin(test);
 		session_report_failure(test);
 		test->reporter->finish(test);

@@ -178,7 +178,6 @@ static const struct err_case err_cases[] = {
 	{ "-c h --dscp af11", IEUNIMP, 0 },
 	{ "-s -D", IEUNIMP, 0 },
 	{ "-c h -I /tmp/p", IEUNIMP, 0 },
-	{ "-c h -A 1", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
 	{ "-c h -m", IEUNIMP, 0 },
 	{ "-c h --snd-timeout 5", IEUNIMP, 0 },
@@ -502,9 +501,6 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(test->settings.tos, 0x28);
 	ck_assert_int_eq(parse("-c h --dscp 0x0a"), -1);
 	ck_assert_int_eq(test->settings.tos, 40);
-	ck_assert_int_eq(parse("-c h -A 3,5"), -1);
-	ck_assert_int_eq(test->opt.affinity, 3);
-	ck_assert_int_eq(test->settings.server_affinity, 5);
 	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3"), -1);
 	ck_assert_int_eq(test->opt.cntl_ka, 1);
 	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
@@ -523,9 +519,16 @@ END_TEST
  * document look for them. */
 START_TEST(data_path_options_are_stored)
 {
-	ck_assert_int_eq(parse("-c h -Z --skip-rx-copy"), 0);
+	ck_assert_int_eq(parse("-c h -Z --skip-rx-copy -A 3,5"), 0);
 	ck_assert_int_eq(test->settings.zerocopy, OPT_HAVE_SENDFILE);
 	ck_assert_int_eq(test->settings.skip_rx_copy, 1);
+	ck_assert_int_eq(test->opt.affinity, 3);
+	ck_assert_int_eq(test->settings.server_affinity, 5);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-s -A 1"), 0);
+	ck_assert_int_eq(test->opt.affinity, 1);
+	ck_assert_int_eq(test->settings.server_affinity, -1);
 }
 END_TEST
 
