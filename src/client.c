@@ -429,6 +429,7 @@ client_connect(struct iperf_test *test)
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
+	a.protocol = net_tcp_protocol(test->settings.mptcp);
 	a.domain = test->opt.domain;
 	a.local = test->opt.bind_address;
 	a.bind_dev = test->opt.bind_dev;

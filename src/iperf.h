@@ -145,6 +145,7 @@ struct iperf_local {
 	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
+	int mptcp;            /* -m given to this process (server listener) */
 	int sctp_nstreams;    /* --nstreams */
 	char **xbind;         /* -X/--xbind names, in order */
 	int xbind_count;

@@ -151,7 +151,7 @@ const struct opt_row options_table[] = {
 	    OPT_ID_NO_FQ_SOCKET_PACING, C, 1, opt_apply_no_fq_socket_pacing },
 	{ "skip-rx-copy", L(OPT_ID_SKIP_RX_COPY), NO, OPT_HAVE_MSG_TRUNC,
 	    OPT_ID_SKIP_RX_COPY, C, 1, opt_apply_skip_rx_copy },
-	{ "mptcp", 'm', NO, OPT_HAVE_MPTCP, OPT_ID_MPTCP, B, 0, opt_apply_mptcp },
+	{ "mptcp", 'm', NO, OPT_HAVE_MPTCP, OPT_ID_MPTCP, B, 1, opt_apply_mptcp },
 	{ "server-max-duration", L(OPT_ID_SERVER_MAX_DURATION), REQ, 1,
 	    OPT_ID_SERVER_MAX_DURATION, S, 0, opt_apply_server_max_duration },
 	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },

@@ -121,6 +121,7 @@ opt_apply_mptcp(struct iperf_test *test, const char *arg)
 	if (!OPT_HAVE_MPTCP)
 		return OPT_APPLY_USAGE;
 	test->settings.mptcp = 1;
+	test->opt.mptcp = 1;
 	return 0;
 }
 

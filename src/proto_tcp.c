@@ -50,9 +50,21 @@ tcp_listen_setopts(int fd, int family, void *arg)
 	return 0;
 }
 
+/* MPTCP for the data connections: this server was started with -m, or
+ * the client asked for it (a plain TCP peer is served by the fallback of
+ * the MPTCP stack). */
 static int
-relisten(struct iperf_test *test, net_setopts_fn *setopts)
+data_mptcp(const struct iperf_test *test)
 {
+	return test->opt.mptcp || test->settings.mptcp;
+}
+
+static int
+relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
+{
+	struct net_listen_args a = { SOCK_STREAM, net_tcp_protocol(mptcp),
+		test->opt.domain, test->opt.bind_address, test->opt.server_port,
+		test->opt.bind_dev, setopts, test };
 	int gai = 0, fd;
 
 	if (test->listener >= 0) {
@@ -60,8 +72,12 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts)
 		close(test->listener);
 	}
 	test->listener = -1;
-	fd = net_listen(SOCK_STREAM, test->opt.domain, test->opt.bind_address,
-	    test->opt.server_port, test->opt.bind_dev, setopts, test, &gai);
+	fd = net_listen_with(&a, &gai);
+	if (fd == -1 && a.protocol != 0 && !test->opt.mptcp &&
+	    (errno == EPROTONOSUPPORT || errno == ENOPROTOOPT)) {
+		a.protocol = 0; /* only the client wished for MPTCP */
+		fd = net_listen_with(&a, &gai);
+	}
 	if (fd == -1) {
 		if (test->err.code == 0 || setopts == NULL)
 			(void)(gai != 0 ? iperf_fail_gai(test, IESTREAMLISTEN, gai) :
@@ -76,11 +92,12 @@ static int
 tcp_listen(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
+	int mptcp = data_mptcp(test) && !test->opt.mptcp;
 
-	if (s->mss <= 0 && s->socket_bufsize <= 0)
+	if (s->mss <= 0 && s->socket_bufsize <= 0 && !mptcp)
 		return test->listener;
 	test->listener_tuned = 1;
-	return relisten(test, tcp_listen_setopts);
+	return relisten(test, tcp_listen_setopts, data_mptcp(test));
 }
 
 static void
@@ -89,7 +106,7 @@ tcp_listen_done(struct iperf_test *test)
 	if (!test->listener_tuned)
 		return;
 	test->listener_tuned = 0;
-	(void)relisten(test, NULL);
+	(void)relisten(test, NULL, test->opt.mptcp);
 }
 
 static int
@@ -121,6 +138,7 @@ tcp_connect(struct iperf_test *test, int index)
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
+	a.protocol = net_tcp_protocol(test->settings.mptcp);
 	a.domain = test->opt.domain;
 	a.local = test->opt.bind_address;
 	a.local_port = test->opt.bind_port > 0 ? test->opt.bind_port + index : 0;

@@ -376,12 +376,14 @@ static int
 server_listen(struct iperf_test *test)
 {
 	int gai = 0;
+	struct net_listen_args a = { SOCK_STREAM,
+		net_tcp_protocol(test->opt.mptcp), test->opt.domain,
+		test->opt.bind_address, test->opt.server_port,
+		test->opt.bind_dev, NULL, NULL };
 
 	if (test->listener >= 0)
 		return 0;
-	test->listener = net_listen(SOCK_STREAM, test->opt.domain,
-	    test->opt.bind_address, test->opt.server_port, test->opt.bind_dev,
-	    NULL, NULL, &gai);
+	test->listener = net_listen_with(&a, &gai);
 	if (test->listener == -1)
 		return gai != 0 ? iperf_fail_gai(test, IELISTEN, gai) :
 				  iperf_fail(test, IELISTEN, errno);

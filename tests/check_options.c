@@ -179,7 +179,6 @@ static const struct err_case err_cases[] = {
 	{ "-s -D", IEUNIMP, 0 },
 	{ "-c h -I /tmp/p", IEUNIMP, 0 },
 	{ "-c h --gsro", IEUNIMP, 0 },
-	{ "-c h -m", IEUNIMP, 0 },
 	{ "-c h --snd-timeout 5", IEUNIMP, 0 },
 	{ "-c h --cntl-ka", IEUNIMP, 0 },
 	{ "-c h -L 5", IEUNIMP, 0 },
@@ -529,6 +528,16 @@ START_TEST(data_path_options_are_stored)
 	ck_assert_int_eq(parse("-s -A 1"), 0);
 	ck_assert_int_eq(test->opt.affinity, 1);
 	ck_assert_int_eq(test->settings.server_affinity, -1);
+	if (!OPT_HAVE_MPTCP)
+		return;
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-s -m"), 0);
+	ck_assert_int_eq(test->opt.mptcp, 1);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -m"), 0);
+	ck_assert_int_eq(test->settings.mptcp, 1);
 }
 END_TEST
 
