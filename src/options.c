@@ -113,7 +113,7 @@ const struct opt_row options_table[] = {
 	    OPT_ID_GET_SERVER_OUTPUT, C, 1, opt_apply_get_server_output },
 	{ "udp-counters-64bit", L(OPT_ID_UDP_COUNTERS_64BIT), NO, 1,
 	    OPT_ID_UDP_COUNTERS_64BIT, C, 1, opt_apply_udp_counters_64bit },
-	{ "gsro", L(OPT_ID_GSRO), NO, 1, OPT_ID_GSRO, C, 0, opt_apply_gsro },
+	{ "gsro", L(OPT_ID_GSRO), NO, 1, OPT_ID_GSRO, C, 1, opt_apply_gsro },
 	{ "repeating-payload", L(OPT_ID_REPEATING_PAYLOAD), NO, 1,
 	    OPT_ID_REPEATING_PAYLOAD, C, 1, opt_apply_repeating_payload },
 	{ "dont-fragment", L(OPT_ID_DONT_FRAGMENT), NO, OPT_HAVE_DONTFRAG,

@@ -178,7 +178,6 @@ static const struct err_case err_cases[] = {
 	{ "-c h --dscp af11", IEUNIMP, 0 },
 	{ "-s -D", IEUNIMP, 0 },
 	{ "-c h -I /tmp/p", IEUNIMP, 0 },
-	{ "-c h --gsro", IEUNIMP, 0 },
 	{ "-c h --snd-timeout 5", IEUNIMP, 0 },
 	{ "-c h --cntl-ka", IEUNIMP, 0 },
 	{ "-c h -L 5", IEUNIMP, 0 },
@@ -523,6 +522,12 @@ START_TEST(data_path_options_are_stored)
 	ck_assert_int_eq(test->settings.skip_rx_copy, 1);
 	ck_assert_int_eq(test->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -u --gsro"), 0);
+	ck_assert_int_eq(test->opt.gsro, 1);
+	ck_assert_int_eq(test->settings.gso, 1);
+	ck_assert_int_eq(test->settings.gro, 1);
 	teardown();
 	setup();
 	ck_assert_int_eq(parse("-s -A 1"), 0);
