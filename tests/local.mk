@@ -56,7 +56,8 @@ endif
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
-	%reldir%/hostile.test
+	%reldir%/hostile.test %reldir%/data_opts.test
 EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
-	%reldir%/hostile.test %reldir%/hostile.py
+	%reldir%/hostile.test %reldir%/hostile.py \
+	%reldir%/data_opts.test %reldir%/data_opts.py
