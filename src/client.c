@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "affinity.h"
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
@@ -93,12 +94,12 @@ client_create_streams(struct iperf_test *test)
 			note_buffer_sizes(test, fd);
 		sp = stream_new(test, fd, test_stream_is_sender(test, i));
 		if (sp == NULL) {
+			int err = errno;
 			close(fd);
-			return iperf_fail(test, IECREATESTREAM, ENOMEM);
+			return iperf_fail(test, IECREATESTREAM, err);
 		}
 		stream_add(test, sp);
-		if (test->proto->stream_init != NULL &&
-		    test->proto->stream_init(sp) == -1)
+		if (stream_setup(sp) == -1)
 			return -1;
 		if (test->on_new_stream != NULL)
 			test->on_new_stream(sp);
@@ -416,6 +417,7 @@ static void
 client_finish(struct iperf_test *test)
 {
 	test->done = 1;
+	affinity_restore(test);
 	test->reporter->finish(test);
 }
 
@@ -427,6 +429,7 @@ client_connect(struct iperf_test *test)
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
+	a.protocol = net_tcp_protocol(test->settings.mptcp);
 	a.domain = test->opt.domain;
 	a.local = test->opt.bind_address;
 	a.bind_dev = test->opt.bind_dev;
@@ -465,6 +468,9 @@ client_prepare(struct iperf_test *test)
 	if (session_open(test) == -1 || session_open_wake(test) == -1)
 		return -1;
 	test->reporter->begin(test);
+	/* -A n: pinned for the test; the workers inherit the mask. */
+	if (test->opt.affinity >= 0 && affinity_pin(test, test->opt.affinity) == -1)
+		return -1;
 	return 0;
 }
 

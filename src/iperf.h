@@ -31,6 +31,7 @@ struct iperf_proto_ops;
 struct report_ops;
 struct session_ops;
 struct pending_conn;
+struct affinity_saved;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -145,6 +146,7 @@ struct iperf_local {
 	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
+	int mptcp;            /* -m given to this process (server listener) */
 	int sctp_nstreams;    /* --nstreams */
 	char **xbind;         /* -X/--xbind names, in order */
 	int xbind_count;
@@ -303,6 +305,9 @@ struct iperf_test {
 	 * reporters fall back to their own figures when they are zero.
 	 */
 	int64_t diskfile_size; /* -F: file size in bytes (0: stat the file) */
+
+	/* -A / server_affinity: the mask to restore (affinity.c), or NULL */
+	struct affinity_saved *affinity_saved;
 };
 
 #endif /* IPERF_INTERNAL_H */

@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "affinity.h"
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
@@ -184,6 +185,7 @@ iperf_free_test(struct iperf_test *test)
 		return;
 	s = &test->settings;
 	release_runtime(test);
+	affinity_restore(test);
 	options_free(test);
 	server_close_listener(test);
 	test_close_wake(test);

@@ -21,6 +21,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/flowlabel.c %reldir%/flowlabel.h \
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
 	%reldir%/stream.c %reldir%/stream.h \
+	%reldir%/stream_io.c %reldir%/stream_io.h \
+	%reldir%/affinity.c %reldir%/affinity.h \
 	%reldir%/pacer.c %reldir%/pacer.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/test.c %reldir%/test.h \

@@ -174,6 +174,7 @@ net_dial(const struct net_dial_args *a, int *gai_err)
 
 struct listen_args {
 	int type;
+	int protocol;
 	const char *bind_dev;
 	int v6only;
 	net_setopts_fn *setopts;
@@ -183,7 +184,7 @@ struct listen_args {
 static int
 listen_on(const struct addrinfo *ai, const struct listen_args *la)
 {
-	int fd = socket(ai->ai_family, ai->ai_socktype, 0);
+	int fd = socket(ai->ai_family, ai->ai_socktype, la->protocol);
 	int one = 1, saved;
 
 	if (fd == -1)
@@ -215,28 +216,30 @@ out_close_fd:
 }
 
 int
-net_listen(int type, int domain, const char *local, int port,
-    const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err)
+net_listen_with(const struct net_listen_args *a, int *gai_err)
 {
 	struct addrinfo *res = NULL, *ai;
 	int fd = -1, saved = 0;
-	int fam = domain;
-	struct listen_args la = { type, bind_dev, -1, setopts, arg };
+	int fam = a->domain;
+	int unspec = a->local == NULL && a->domain == AF_UNSPEC;
+	struct listen_args la = { a->type, a->protocol, a->bind_dev, -1,
+		a->setopts, a->setopts_arg };
 
 	*gai_err = 0;
 	/* Dual-stack by default: prefer the IPv6 wildcard. */
-	if (local == NULL && domain == AF_UNSPEC)
+	if (unspec)
 		fam = AF_INET6;
-	if (resolve(local, port, fam, type, 1, &res, gai_err) == -1) {
-		if (!(local == NULL && domain == AF_UNSPEC))
+	if (resolve(a->local, a->port, fam, a->type, 1, &res, gai_err) == -1) {
+		if (!unspec)
 			return -1;
 		*gai_err = 0;
 		fam = AF_INET;
-		if (resolve(NULL, port, fam, type, 1, &res, gai_err) == -1)
+		if (resolve(NULL, a->port, fam, a->type, 1, &res, gai_err) == -1)
 			return -1;
 	}
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		la.v6only = domain == AF_INET6 ? 1 : (domain == AF_UNSPEC ? 0 : -1);
+		la.v6only = a->domain == AF_INET6 ? 1 :
+						    (a->domain == AF_UNSPEC ? 0 : -1);
 		fd = listen_on(ai, &la);
 		if (fd == -2) {
 			saved = errno;
@@ -249,13 +252,36 @@ net_listen(int type, int domain, const char *local, int port,
 		saved = errno;
 	}
 	freeaddrinfo(res);
-	if (fd < 0 && local == NULL && domain == AF_UNSPEC &&
-	    saved == EAFNOSUPPORT)
-		return net_listen(type, AF_INET, NULL, port, bind_dev, setopts,
-		    arg, gai_err);
+	if (fd < 0 && unspec && saved == EAFNOSUPPORT) {
+		struct net_listen_args v4 = *a;
+
+		v4.domain = AF_INET;
+		return net_listen_with(&v4, gai_err);
+	}
 	if (fd < 0)
 		errno = saved;
 	return fd;
+}
+
+int
+net_listen(int type, int domain, const char *local, int port,
+    const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err)
+{
+	struct net_listen_args a = { type, 0, domain, local, port, bind_dev,
+		setopts, arg };
+
+	return net_listen_with(&a, gai_err);
+}
+
+int
+net_tcp_protocol(int mptcp)
+{
+#if defined(HAVE_DECL_IPPROTO_MPTCP) && HAVE_DECL_IPPROTO_MPTCP
+	return mptcp ? IPPROTO_MPTCP : 0;
+#else
+	(void)mptcp;
+	return 0;
+#endif
 }
 
 int

@@ -46,6 +46,23 @@ int net_dial(const struct net_dial_args *a, int *gai_err);
 int net_listen(int type, int domain, const char *local, int port,
     const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err);
 
+/* The same with a socket() protocol (IPPROTO_MPTCP), arguments named. */
+struct net_listen_args {
+	int type;          /* SOCK_STREAM, SOCK_DGRAM */
+	int protocol;      /* 0, or IPPROTO_MPTCP */
+	int domain;
+	const char *local;
+	int port;
+	const char *bind_dev;
+	net_setopts_fn *setopts;
+	void *setopts_arg;
+};
+int net_listen_with(const struct net_listen_args *a, int *gai_err);
+
+/* socket() protocol for a TCP socket: IPPROTO_MPTCP when `mptcp` is set
+ * and this build knows it, else 0 (plain TCP). */
+int net_tcp_protocol(int mptcp);
+
 int net_set_nonblocking(int fd, int on);
 int net_set_nodelay(int fd);
 /* TCP_USER_TIMEOUT in ms (0: the system's default).  0 or -1 (errno). */

@@ -121,18 +121,20 @@ opt_apply_mptcp(struct iperf_test *test, const char *arg)
 	if (!OPT_HAVE_MPTCP)
 		return OPT_APPLY_USAGE;
 	test->settings.mptcp = 1;
+	test->opt.mptcp = 1;
 	return 0;
 }
 
 /* --gsro: always accepted on the client; warns when this host cannot do
- * its part (the server may still enable its side). */
+ * its part.  The request still goes to the server (gso = gro = 1), which
+ * enables its side if it can; each end uses only what it supports. */
 int
 opt_apply_gsro(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
 	test->opt.gsro = 1;
-	test->settings.gso = OPT_HAVE_GSO;
-	test->settings.gro = OPT_HAVE_GRO;
+	test->settings.gso = 1;
+	test->settings.gro = 1;
 	if (!OPT_HAVE_GSO && !OPT_HAVE_GRO)
 		report_warning(test, "--gsro requested but UDP GSO/GRO not "
 		    "supported on this client; will only be enabled on server "

@@ -15,6 +15,7 @@ struct iperf_stream;
 #define PROTO_F_DATAGRAM (1u << 1)    /* message oriented (UDP) */
 #define PROTO_F_COOKIE (1u << 2)      /* data connections begin with the cookie */
 #define PROTO_F_CONGESTION (1u << 3)  /* has a congestion algorithm (TCP) */
+#define PROTO_F_ZEROCOPY (1u << 4)    /* -Z: senders may use sendfile() */
 
 struct iperf_proto_ops {
 	int id;           /* wire id: SOCK_STREAM, SOCK_DGRAM, 12 (SCTP) */
@@ -38,7 +39,10 @@ struct iperf_proto_ops {
 	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
 	int (*stream_init)(struct iperf_stream *sp);
 	void (*stream_release)(struct iperf_stream *sp);
-	/* Worker I/O of one block: bytes moved, 0 at end of stream, -1. */
+	/* Worker I/O of one block: bytes moved, 0 at end of stream, -1.
+	 * A sender sends what stream_io_data()/stream_io_left() describe (a
+	 * datagram transport: whole blocks), or, on a stream_io zerocopy
+	 * stream, uses stream_io_sendfile(). */
 	ssize_t (*send)(struct iperf_stream *sp);
 	ssize_t (*recv)(struct iperf_stream *sp);
 	/* End of the omit period (under sp->lock); optional. */

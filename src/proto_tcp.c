@@ -18,6 +18,10 @@
 #include "stream.h"
 #include "banned.h"
 
+#ifndef MSG_TRUNC
+#define MSG_TRUNC 0 /* --skip-rx-copy then copies, as a plain receive */
+#endif
+
 /* Data connections have no connect timeout upstream; ours is bounded. */
 #define TCP_DATA_CONNECT_TIMEOUT_MS 30000
 
@@ -59,9 +63,21 @@ tcp_listen_setopts(int fd, int family, void *arg)
 	return 0;
 }
 
+/* MPTCP for the data connections: this server was started with -m, or
+ * the client asked for it (a plain TCP peer is served by the fallback of
+ * the MPTCP stack). */
 static int
-relisten(struct iperf_test *test, net_setopts_fn *setopts)
+data_mptcp(const struct iperf_test *test)
 {
+	return test->opt.mptcp || test->settings.mptcp;
+}
+
+static int
+relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
+{
+	struct net_listen_args a = { SOCK_STREAM, net_tcp_protocol(mptcp),
+		test->opt.domain, test->opt.bind_address, test->opt.server_port,
+		test->opt.bind_dev, setopts, test };
 	int gai = 0, fd;
 
 	if (test->listener >= 0) {
@@ -69,8 +85,12 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts)
 		close(test->listener);
 	}
 	test->listener = -1;
-	fd = net_listen(SOCK_STREAM, test->opt.domain, test->opt.bind_address,
-	    test->opt.server_port, test->opt.bind_dev, setopts, test, &gai);
+	fd = net_listen_with(&a, &gai);
+	if (fd == -1 && a.protocol != 0 && !test->opt.mptcp &&
+	    (errno == EPROTONOSUPPORT || errno == ENOPROTOOPT)) {
+		a.protocol = 0; /* only the client wished for MPTCP */
+		fd = net_listen_with(&a, &gai);
+	}
 	if (fd == -1) {
 		if (test->err.code == 0 || setopts == NULL)
 			(void)(iperf_fail_net(test, IESTREAMLISTEN, gai));
@@ -84,11 +104,12 @@ static int
 tcp_listen(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
+	int mptcp = data_mptcp(test) && !test->opt.mptcp;
 
-	if (s->mss <= 0 && s->socket_bufsize <= 0)
+	if (s->mss <= 0 && s->socket_bufsize <= 0 && !mptcp)
 		return test->listener;
 	test->listener_tuned = 1;
-	return relisten(test, tcp_listen_setopts);
+	return relisten(test, tcp_listen_setopts, data_mptcp(test));
 }
 
 static void
@@ -97,7 +118,7 @@ tcp_listen_done(struct iperf_test *test)
 	if (!test->listener_tuned)
 		return;
 	test->listener_tuned = 0;
-	(void)relisten(test, NULL);
+	(void)relisten(test, NULL, test->opt.mptcp);
 }
 
 static int
@@ -130,6 +151,7 @@ tcp_connect(struct iperf_test *test, int index)
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
+	a.protocol = net_tcp_protocol(test->settings.mptcp);
 	a.domain = test->opt.domain;
 	a.local = test->opt.bind_address;
 	a.local_port = test->opt.bind_port > 0 ? test->opt.bind_port + index : 0;
@@ -160,13 +182,18 @@ tcp_connect(struct iperf_test *test, int index)
 static ssize_t
 tcp_send(struct iperf_stream *sp)
 {
-	return send(sp->socket, sp->buffer, sp->blksize, MSG_NOSIGNAL);
+	if (sp->io.zerocopy)
+		return stream_io_sendfile(sp);
+	return send(sp->socket, stream_io_data(sp), stream_io_left(sp),
+	    MSG_NOSIGNAL);
 }
 
 static ssize_t
 tcp_recv(struct iperf_stream *sp)
 {
-	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+	/* --skip-rx-copy: the kernel drops the bytes and says how many. */
+	int flags = sp->io.rx_discard ? MSG_TRUNC : 0;
+	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, flags);
 
 	if (n > 0)
 		stream_count_rx(sp, (uint64_t)n);
@@ -176,7 +203,8 @@ tcp_recv(struct iperf_stream *sp)
 const struct iperf_proto_ops proto_tcp = {
 	.id = SOCK_STREAM,
 	.name = "TCP",
-	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION,
+	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION |
+	    PROTO_F_ZEROCOPY,
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
 	.listen = tcp_listen,
 	.accept = tcp_accept,

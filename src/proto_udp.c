@@ -6,6 +6,7 @@
 #include <sys/time.h>
 #include <netinet/in.h>
 #include <netinet/ip.h>
+#include <netinet/udp.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,25 @@
 /* Receive timeout of data sockets: a bound on how long a stopped worker
  * can stay blocked if its wake-up is lost. */
 #define UDP_WORKER_TIMEOUT_S 1
+/* GRO: room for the largest coalesced buffer the kernel hands over. */
+#define UDP_GRO_BUF_BYTES 65536
+
+#if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT
+#define HAVE_UDP_GSO 1
+#endif
+#if defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
+#define HAVE_UDP_GRO 1
+#endif
 
 struct udp_ctx {
 	struct udp_acct acct;
 	uint64_t next_seq;
 	int counters64;
+	/* --gsro, sender: gso_segs datagrams per send, headers in gso_buf */
+	unsigned char *gso_buf;
+	size_t gso_segs;
+	/* --gsro, receiver: coalesced datagrams arrive in gro_buf */
+	unsigned char *gro_buf;
 };
 
 /* ---- socket options ------------------------------------------------------ */
@@ -192,17 +207,24 @@ udp_client_init(struct iperf_test *test)
 			report_warning(test,
 			    "UDP block size %d exceeds TCP MSS %d, may result in fragmentation / drops",
 			    s->blksize, mss);
-		return 0;
-	}
-	if (mss <= 0 || mss > IPERF_MAX_UDP_BLOCKSIZE) {
-		if (mss != 0)
-			report_warning(test, "Ignoring nonsense TCP MSS %d", mss);
-		s->blksize = DEFAULT_UDP_BLKSIZE;
 	} else {
-		s->blksize = mss;
+		if (mss <= 0 || mss > IPERF_MAX_UDP_BLOCKSIZE) {
+			if (mss != 0)
+				report_warning(test,
+				    "Ignoring nonsense TCP MSS %d", mss);
+			s->blksize = DEFAULT_UDP_BLKSIZE;
+		} else {
+			s->blksize = mss;
+		}
+		if (test->opt.verbose && !test->opt.json_output)
+			report_raw(test, "Setting UDP block size to %d\n",
+			    s->blksize);
 	}
-	if (test->opt.verbose && !test->opt.json_output)
-		report_raw(test, "Setting UDP block size to %d\n", s->blksize);
+	/* --gsro: GSO segments are whole datagrams of `len` bytes. */
+	if (test->opt.gsro) {
+		s->gso_dg_size = s->blksize;
+		s->gso_bf_size = udp_gso_buffer_size(s->blksize);
+	}
 	return 0;
 }
 
@@ -298,6 +320,82 @@ udp_listen_done(struct iperf_test *test)
 	test->prot_listener = -1;
 }
 
+/* ---- GSO / GRO (--gsro) ------------------------------------------------- */
+
+/* Sender: one send carries several datagrams, cut by the kernel. */
+static void
+gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GSO
+	const struct iperf_settings *s = &sp->test->settings;
+	size_t bf = s->gso_bf_size > 0 ? (size_t)s->gso_bf_size :
+					   UDP_GSO_MAX_BYTES;
+	size_t i, segs = udp_gso_segments(bf, sp->blksize,
+	    UDP_GSO_MAX_SEGMENTS);
+	int seg = (int)sp->blksize;
+
+	if (!s->gso || segs < 2)
+		return;
+	c->gso_buf = malloc(segs * sp->blksize);
+	if (c->gso_buf == NULL)
+		return;
+	if (setsockopt(sp->socket, SOL_UDP, UDP_SEGMENT, &seg,
+		sizeof(seg)) == -1) {
+		report_debug(sp->test, 2, "UDP GSO not available: %s",
+		    strerror(errno));
+		free(c->gso_buf);
+		c->gso_buf = NULL;
+		return;
+	}
+	for (i = 0; i < segs; i++)
+		memcpy(c->gso_buf + i * sp->blksize, sp->buffer, sp->blksize);
+	c->gso_segs = segs;
+	sp->xmit_len = segs * sp->blksize;
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/* The path refused a GSO send (no checksum offload...): plain sends. */
+static void
+gso_off(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GSO
+	int zero = 0;
+
+	(void)setsockopt(sp->socket, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+#endif
+	free(c->gso_buf);
+	c->gso_buf = NULL;
+	c->gso_segs = 0;
+	sp->xmit_len = sp->blksize;
+}
+
+/* Receiver: the kernel may hand over several datagrams at once. */
+static void
+gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GRO
+	int one = 1;
+
+	if (!sp->test->settings.gro)
+		return;
+	c->gro_buf = malloc(UDP_GRO_BUF_BYTES);
+	if (c->gro_buf == NULL)
+		return;
+	if (setsockopt(sp->socket, SOL_UDP, UDP_GRO, &one, sizeof(one)) == -1) {
+		report_debug(sp->test, 2, "UDP GRO not available: %s",
+		    strerror(errno));
+		free(c->gro_buf);
+		c->gro_buf = NULL;
+	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
 /* ---- streams ------------------------------------------------------------- */
 
 static int
@@ -312,14 +410,53 @@ udp_stream_init(struct iperf_stream *sp)
 	c->counters64 = sp->test->settings.udp_counters_64bit;
 	sp->proto_ctx = c;
 	(void)set_rcv_timeout(sp->socket, UDP_WORKER_TIMEOUT_S);
+	if (sp->sender)
+		gso_setup(sp, c);
+	else
+		gro_setup(sp, c);
 	return 0;
 }
 
 static void
 udp_stream_release(struct iperf_stream *sp)
 {
-	free(sp->proto_ctx);
+	struct udp_ctx *c = sp->proto_ctx;
+
+	if (c != NULL) {
+		free(c->gso_buf);
+		free(c->gro_buf);
+	}
+	free(c);
 	sp->proto_ctx = NULL;
+}
+
+static void
+now_header(struct udp_ctx *c, struct udp_header *h)
+{
+	uint64_t now = iperf_time_now_us();
+
+	h->sec = (uint32_t)(now / USEC_PER_SEC);
+	h->usec = (uint32_t)(now % USEC_PER_SEC);
+	h->seq = c->next_seq;
+}
+
+/* GSO: gso_segs datagrams, each with its header, in one send.  -2 when
+ * the kernel refuses GSO on this path (the caller sends plainly). */
+static ssize_t
+gso_send(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	struct udp_header h;
+	ssize_t n;
+
+	now_header(c, &h);
+	(void)udp_gso_headers(c->gso_buf, c->gso_segs, sp->blksize, &h,
+	    c->counters64);
+	n = send(sp->socket, c->gso_buf, c->gso_segs * sp->blksize, 0);
+	if (n > 0)
+		c->next_seq += (uint64_t)n / sp->blksize;
+	else if (n == -1 && (errno == EIO || errno == EINVAL))
+		return -2;
+	return n;
 }
 
 static ssize_t
@@ -327,12 +464,17 @@ udp_send(struct iperf_stream *sp)
 {
 	struct udp_ctx *c = sp->proto_ctx;
 	struct udp_header h;
-	uint64_t now = iperf_time_now_us();
 	ssize_t n;
 
-	h.sec = (uint32_t)(now / USEC_PER_SEC);
-	h.usec = (uint32_t)(now % USEC_PER_SEC);
-	h.seq = c->next_seq;
+	if (c->gso_segs > 1) {
+		n = gso_send(sp, c);
+		if (n != -2)
+			return n;
+		report_debug(sp->test, 2, "UDP GSO send refused: %s",
+		    strerror(errno));
+		gso_off(sp, c);
+	}
+	now_header(c, &h);
 	(void)udp_header_encode((unsigned char *)sp->buffer, sp->blksize, &h,
 	    c->counters64);
 	n = send(sp->socket, sp->buffer, sp->blksize, 0);
@@ -341,24 +483,16 @@ udp_send(struct iperf_stream *sp)
 	return n;
 }
 
-static ssize_t
-udp_recv(struct iperf_stream *sp)
+/* One datagram of len bytes (sp->lock held). */
+static void
+account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
+    const unsigned char *d, size_t len, int64_t arrival)
 {
-	struct udp_ctx *c = sp->proto_ctx;
 	struct udp_header h;
-	ssize_t n = recv(sp->socket, sp->buffer, sp->blksize, 0);
-	int64_t arrival;
-	int parsed;
 
-	if (n <= 0)
-		return n;
-	arrival = (int64_t)iperf_time_now_us();
-	parsed = udp_header_decode((unsigned char *)sp->buffer, (size_t)n, &h,
-			 c->counters64) == 0;
-	pthread_mutex_lock(&sp->lock);
-	sp->live.bytes += (uint64_t)n;
-	sp->live.last_rx_us = (uint64_t)arrival;
-	if (parsed) {
+	sp->live.bytes += (uint64_t)len;
+	sp->live.blocks++;
+	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
 		int64_t sent = (int64_t)h.sec * 1000000 + (int64_t)h.usec;
 		udp_acct_update(&c->acct, h.seq, c->counters64, sent, arrival);
 		sp->live.packets = c->acct.hi;
@@ -366,7 +500,81 @@ udp_recv(struct iperf_stream *sp)
 		sp->live.ooo = c->acct.ooo;
 		sp->live.jitter = c->acct.jitter;
 	}
-	sp->live.blocks++;
+}
+
+/* GRO: the segment size of a coalesced buffer, 0 for a single datagram. */
+static size_t
+gro_segment_size(struct msghdr *m)
+{
+#ifdef HAVE_UDP_GRO
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(m); cm != NULL; cm = CMSG_NXTHDR(m, cm)) {
+		int seg = 0;
+
+		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||
+		    cm->cmsg_len < CMSG_LEN(sizeof(seg)))
+			continue;
+		memcpy(&seg, CMSG_DATA(cm), sizeof(seg));
+		return seg > 0 ? (size_t)seg : 0;
+	}
+#else
+	(void)m;
+#endif
+	return 0;
+}
+
+static ssize_t
+gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { c->gro_buf, UDP_GRO_BUF_BYTES };
+	struct msghdr m;
+	struct udp_gro_iter it;
+	size_t off, len;
+	ssize_t n;
+	int64_t arrival;
+
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl.buf;
+	m.msg_controllen = sizeof(ctl.buf);
+	n = recvmsg(sp->socket, &m, 0);
+	if (n <= 0)
+		return n;
+	arrival = (int64_t)iperf_time_now_us();
+	udp_gro_iter_init(&it, (size_t)n, gro_segment_size(&m));
+	pthread_mutex_lock(&sp->lock);
+	sp->live.last_rx_us = (uint64_t)arrival;
+	/* Like a plain receive, a datagram counts at most `len` bytes. */
+	while (udp_gro_next(&it, &off, &len))
+		account_datagram(sp, c, c->gro_buf + off,
+		    len < sp->blksize ? len : sp->blksize, arrival);
+	pthread_mutex_unlock(&sp->lock);
+	return n;
+}
+
+static ssize_t
+udp_recv(struct iperf_stream *sp)
+{
+	struct udp_ctx *c = sp->proto_ctx;
+	ssize_t n;
+	int64_t arrival;
+
+	if (c->gro_buf != NULL)
+		return gro_recv(sp, c);
+	n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+	if (n <= 0)
+		return n;
+	arrival = (int64_t)iperf_time_now_us();
+	pthread_mutex_lock(&sp->lock);
+	sp->live.last_rx_us = (uint64_t)arrival;
+	account_datagram(sp, c, (const unsigned char *)sp->buffer, (size_t)n,
+	    arrival);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
 }

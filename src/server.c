@@ -11,6 +11,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "affinity.h"
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
@@ -35,6 +36,16 @@
 static void server_end(struct iperf_test *test);
 
 /* ---- parameters ---------------------------------------------------------- */
+
+static int
+server_check_policy(struct iperf_test *test)
+{
+	/* 3.20+: a server started with -F does not take UDP tests. */
+	if (test->opt.diskfile_name != NULL &&
+	    (test->proto->flags & PROTO_F_DATAGRAM))
+		return iperf_fail(test, IEUDPFILETRANSFER, 0);
+	return 0;
+}
 
 static int
 server_open_data_listener(struct iperf_test *test)
@@ -70,7 +81,12 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (test->proto == NULL)
 		return iperf_fail(test, IEPROTOCOL, 0);
 	test_update_mode(test);
-	if (server_limits_check_params(test) == -1)
+	if (server_check_policy(test) == -1 ||
+	    server_limits_check_params(test) == -1)
+		return -1;
+	/* -A n,m on the client: this test runs on CPU m. */
+	if (test->settings.server_affinity >= 0 &&
+	    affinity_pin(test, test->settings.server_affinity) == -1)
 		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)
@@ -347,6 +363,7 @@ server_end(struct iperf_test *test)
 	if (test->listener_tuned && test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
 	session_close_wake(test);
+	affinity_restore(test);
 	test->capture_output = 0;
 	test->done = 1;
 	if (test->on_test_finish != NULL)
@@ -373,12 +390,14 @@ static int
 server_listen(struct iperf_test *test)
 {
 	int gai = 0;
+	struct net_listen_args a = { SOCK_STREAM,
+		net_tcp_protocol(test->opt.mptcp), test->opt.domain,
+		test->opt.bind_address, test->opt.server_port,
+		test->opt.bind_dev, NULL, NULL };
 
 	if (test->listener >= 0)
 		return 0;
-	test->listener = net_listen(SOCK_STREAM, test->opt.domain,
-	    test->opt.bind_address, test->opt.server_port, test->opt.bind_dev,
-	    NULL, NULL, &gai);
+	test->listener = net_listen_with(&a, &gai);
 	if (test->listener == -1)
 		return iperf_fail_net(test, IELISTEN, gai);
 	return 0;
@@ -391,7 +410,9 @@ server_run(struct iperf_test *test)
 	test->opt.role = 's';
 	test->state = IPERF_START;
 	test->done = 0;
-	if (session_open(test) == -1 || server_listen(test) == -1) {
+	if (session_open(test) == -1 || server_listen(test) == -1 ||
+	    (test->opt.affinity >= 0 &&
+		affinity_pin(test, test->opt.affinity) == -1)) {
 		test->reporter->begin(test);
 		session_report_failure(test);
 		test->reporter->finish(test);

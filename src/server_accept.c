@@ -248,11 +248,12 @@ server_add_stream(struct iperf_test *test, int fd)
 	}
 	sp = stream_new(test, fd, test_stream_is_sender(test, index));
 	if (sp == NULL) {
+		int err = errno;
 		close(fd);
-		return iperf_fail(test, IECREATESTREAM, ENOMEM);
+		return iperf_fail(test, IECREATESTREAM, err);
 	}
 	stream_add(test, sp);
-	if (test->proto->stream_init != NULL && test->proto->stream_init(sp) == -1)
+	if (stream_setup(sp) == -1)
 		return -1;
 	if (index == 0 && (test->proto->flags & PROTO_F_DATAGRAM))
 		note_buffer_sizes(test, fd);

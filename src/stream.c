@@ -26,19 +26,6 @@
 /* Longest a paced worker sleeps before re-checking its stop flag. */
 #define PACER_MAX_SLEEP_US 100000ULL
 
-static void
-fill_payload(struct iperf_test *test, char *buf, size_t len)
-{
-	size_t i;
-
-	if (test->settings.repeating_payload) {
-		for (i = 0; i < len; i++)
-			buf[i] = (char)('0' + (i % 10));
-	} else {
-		fill_random(buf, len);
-	}
-}
-
 struct iperf_stream *
 stream_new(struct iperf_test *test, int sock, int sender)
 {
@@ -51,15 +38,18 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	sp->sender = sender;
 	sp->datagram = (test->proto->flags & PROTO_F_DATAGRAM) != 0;
 	sp->blksize = (size_t)test->settings.blksize;
-	sp->buffer = malloc(sp->blksize > 0 ? sp->blksize : 1);
-	if (sp->buffer == NULL) {
+	sp->xmit_len = sp->blksize;
+	if (stream_io_buffer_new(sp) == -1) {
+		int err = errno;
+		stream_io_release(sp);
 		free(sp);
+		errno = err;
 		return NULL;
 	}
-	fill_payload(test, sp->buffer, sp->blksize);
 	if (pthread_mutex_init(&sp->lock, NULL) != 0) {
-		free(sp->buffer);
+		stream_io_release(sp);
 		free(sp);
+		errno = ENOMEM;
 		return NULL;
 	}
 	atomic_init(&sp->stop, 0);
@@ -90,7 +80,7 @@ stream_free(struct iperf_stream *sp)
 		free(ir);
 	}
 	pthread_mutex_destroy(&sp->lock);
-	free(sp->buffer);
+	stream_io_release(sp);
 	free(sp);
 }
 
@@ -108,6 +98,18 @@ stream_add(struct iperf_test *test, struct iperf_stream *sp)
 	sp->id = n == 0 ? 1 : n + 2;
 	*pp = sp;
 	test->num_streams_total = n + 1;
+}
+
+int
+stream_setup(struct iperf_stream *sp)
+{
+	const struct iperf_proto_ops *p = sp->test->proto;
+
+	if (stream_io_open(sp) == -1)
+		return -1;
+	if (p->stream_init != NULL && p->stream_init(sp) == -1)
+		return -1;
+	return 0;
 }
 
 struct iperf_stream *
@@ -182,54 +184,108 @@ worker_fail(struct iperf_stream *sp, int code, int err)
 	pthread_mutex_unlock(&sp->lock);
 }
 
+/* One block (or GSO batch) went out: n bytes, whole datagrams. */
+static void
+worker_count_sent(struct iperf_stream *sp, size_t n)
+{
+	uint64_t blocks = 1;
+
+	if (sp->datagram && sp->blksize > 0 && n > sp->blksize)
+		blocks = n / sp->blksize;
+	stream_io_sent(sp, n);
+	stream_count(sp, (uint64_t)n, blocks);
+	test_count_sent(sp->test, (uint64_t)n, blocks);
+}
+
+static int
+transient(int err, int sending)
+{
+	return err == EINTR || err == EAGAIN || err == EWOULDBLOCK ||
+	    (sending && err == ENOBUFS);
+}
+
+/* One block of a sender: 1 to go on, 0 to stop. */
+static int
+send_step(struct iperf_stream *sp, struct pacer *pacer)
+{
+	struct iperf_test *test = sp->test;
+	ssize_t n;
+	int ready;
+
+	if (test_send_limit_reached(test))
+		return 0;
+	ready = stream_io_next(sp);
+	if (ready <= 0) {
+		if (ready == -1)
+			worker_fail(sp, IEFILE, errno);
+		return 0; /* -F: the whole file went out */
+	}
+	if (pacer_wait(pacer, sp, sp->xmit_len) == -1)
+		return 0;
+	n = test->proto->send(sp);
+	if (n < 0) {
+		if (transient(errno, 1))
+			return 1;
+		if (!atomic_load(&sp->stop))
+			worker_fail(sp, IESTREAMWRITE, errno);
+		return 0;
+	}
+	if (n == 0)
+		return 0; /* -F -Z: sendfile() reached the end of the file */
+	worker_count_sent(sp, (size_t)n);
+	return 1;
+}
+
 static void
 worker_send_loop(struct iperf_stream *sp)
 {
-	struct iperf_test *test = sp->test;
 	struct pacer pacer;
 
-	pacer_init(&pacer, test->settings.rate, sp->blksize, test->settings.burst,
-	    iperf_time_now_us());
-	while (!atomic_load(&sp->stop)) {
-		ssize_t n;
+	pacer_init(&pacer, sp->test->settings.rate, sp->xmit_len,
+	    sp->test->settings.burst, iperf_time_now_us());
+	while (!atomic_load(&sp->stop) && send_step(sp, &pacer))
+		;
+}
 
-		if (test_send_limit_reached(test))
-			break;
-		if (pacer_wait(&pacer, sp, sp->blksize) == -1)
-			break;
-		n = test->proto->send(sp);
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN ||
-			    errno == EWOULDBLOCK || errno == ENOBUFS)
-				continue;
-			if (!atomic_load(&sp->stop))
-				worker_fail(sp, IESTREAMWRITE, errno);
-			break;
-		}
-		stream_count(sp, (uint64_t)n, 1);
-		test_count_sent(test, (uint64_t)n);
+/* One read of a receiver: 1 to go on, 0 to stop.  A receiver with a -F
+ * file goes on after the stop request while data still comes. */
+static int
+recv_step(struct iperf_stream *sp, int sink)
+{
+	int stopping = atomic_load(&sp->stop);
+	ssize_t n;
+
+	if (stopping && !sink)
+		return 0;
+	if (sink) {
+		int w = stream_io_sink_wait(sp, stopping);
+		if (w <= 0)
+			return w == -1; /* -1: nothing yet, ask again */
 	}
+	n = sp->test->proto->recv(sp);
+	if (n < 0) {
+		if (transient(errno, 0))
+			return 1;
+		if (!atomic_load(&sp->stop))
+			worker_fail(sp, IESTREAMREAD, errno);
+		return 0;
+	}
+	if (n == 0)
+		return 0; /* end of stream is not an error */
+	if (stream_io_store(sp, (size_t)n) == -1) {
+		worker_fail(sp, IEFILE, errno);
+		return 0;
+	}
+	return 1;
 }
 
 static void
 worker_recv_loop(struct iperf_stream *sp)
 {
-	struct iperf_test *test = sp->test;
+	int sink = stream_io_has_sink(sp);
 
-	while (!atomic_load(&sp->stop)) {
-		ssize_t n = test->proto->recv(sp);
-
-		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN ||
-			    errno == EWOULDBLOCK)
-				continue;
-			if (!atomic_load(&sp->stop))
-				worker_fail(sp, IESTREAMREAD, errno);
-			break;
-		}
-		if (n == 0)
-			break; /* end of stream is not an error */
-	}
+	while (recv_step(sp, sink))
+		;
 }
 
 static void *
@@ -299,8 +355,11 @@ stream_stop_workers(struct iperf_test *test, int shut)
 		 * reading (SHUT_RD), a sender sends its FIN (SHUT_WR). */
 		if (shut)
 			(void)shutdown(sp->socket, SHUT_RDWR);
-		else
-			(void)shutdown(sp->socket, sp->sender ? SHUT_WR : SHUT_RD);
+		else if (sp->sender)
+			(void)shutdown(sp->socket, SHUT_WR);
+		else if (!stream_io_has_sink(sp))
+			(void)shutdown(sp->socket, SHUT_RD);
+		/* a -F receiver drains by itself (stream_io.h) */
 	}
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started)

@@ -14,6 +14,8 @@
  *  - sp->stop is an atomic int set by the loop thread; the worker checks it
  *    before each block.  The loop wakes blocked workers by shutdown()ing the
  *    socket and then joins them.
+ *  - sp->io (block in flight, -F file) and sp->xmit_len are prepared by the
+ *    loop thread before the worker starts and then belong to the worker.
  */
 #ifndef IPERF_STREAM_H
 #define IPERF_STREAM_H
@@ -24,6 +26,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "stream_io.h"
 #include "tcp_info.h"
 
 struct iperf_test;
@@ -83,6 +86,9 @@ struct iperf_stream {
 	void *proto_ctx;
 	char *buffer;
 	size_t blksize;
+	size_t xmit_len; /* bytes one send moves: blksize, or several
+			  * datagrams with UDP GSO (pacing unit) */
+	struct stream_io io;
 	struct sockaddr_storage local_addr, remote_addr;
 	socklen_t local_len, remote_len;
 
@@ -116,8 +122,11 @@ struct iperf_stream {
 	struct iperf_stream *next;
 };
 
-/* Create a stream on a connected socket; NULL on ENOMEM. */
+/* Create a stream on a connected socket; NULL with errno set. */
 struct iperf_stream *stream_new(struct iperf_test *test, int sock, int sender);
+/* After stream_add(): the -F file and the transport's per-stream set-up.
+ * -1 with the error recorded on the test. */
+int stream_setup(struct iperf_stream *sp);
 void stream_free(struct iperf_stream *sp);
 /* Append to the test's list and assign the next wire id. */
 void stream_add(struct iperf_test *test, struct iperf_stream *sp);

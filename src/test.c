@@ -143,13 +143,13 @@ test_send_limit_reached(struct iperf_test *test)
 }
 
 void
-test_count_sent(struct iperf_test *test, uint64_t bytes)
+test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks)
 {
 	if (test->settings.bytes == 0 && test->settings.blocks == 0)
 		return;
 	pthread_mutex_lock(&test->limit_lock);
 	test->limit_bytes += bytes;
-	test->limit_blocks++;
+	test->limit_blocks += blocks;
 	pthread_mutex_unlock(&test->limit_lock);
 }
 

@@ -25,7 +25,8 @@ void test_drain_wake(struct iperf_test *test);
 
 /* -n / -k accounting for senders (thread-safe). */
 int test_send_limit_reached(struct iperf_test *test);
-void test_count_sent(struct iperf_test *test, uint64_t bytes);
+/* A send moved `bytes` in `blocks` blocks (datagrams, with UDP GSO). */
+void test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks);
 void test_limit_rebase(struct iperf_test *test); /* at the end of omit */
 /* Client end condition: bytes/blocks sent or received reached. */
 int test_end_condition_met(struct iperf_test *test);

@@ -57,3 +57,62 @@ udp_hello_is_reply(const unsigned char *buf, size_t len)
 	    memcmp(buf, udp_reply_legacy, UDP_HELLO_LEN) == 0 ||
 	    memcmp(buf, udp_hello_client, UDP_HELLO_LEN) == 0;
 }
+
+int
+udp_gso_buffer_size(int len)
+{
+	if (len <= 0)
+		return UDP_GSO_MAX_BYTES;
+	return UDP_GSO_MAX_BYTES - UDP_GSO_MAX_BYTES % len;
+}
+
+size_t
+udp_gso_segments(size_t bf_size, size_t dg_len, size_t max_segs)
+{
+	size_t n;
+
+	if (dg_len == 0)
+		return 1;
+	n = bf_size / dg_len;
+	if (n > max_segs)
+		n = max_segs;
+	return n > 0 ? n : 1;
+}
+
+int
+udp_gso_headers(unsigned char *buf, size_t count, size_t dg_len,
+    const struct udp_header *first, int counters64)
+{
+	struct udp_header h = *first;
+	size_t i;
+
+	for (i = 0; i < count; i++) {
+		if (udp_header_encode(buf + i * dg_len, dg_len, &h,
+			counters64) == -1)
+			return -1;
+		h.seq++;
+	}
+	return 0;
+}
+
+void
+udp_gro_iter_init(struct udp_gro_iter *it, size_t total, size_t seg)
+{
+	it->total = total;
+	it->seg = seg > 0 ? seg : total;
+	it->off = 0;
+}
+
+int
+udp_gro_next(struct udp_gro_iter *it, size_t *off, size_t *len)
+{
+	size_t left;
+
+	if (it->off >= it->total || it->seg == 0)
+		return 0;
+	left = it->total - it->off;
+	*off = it->off;
+	*len = left < it->seg ? left : it->seg;
+	it->off += *len;
+	return 1;
+}

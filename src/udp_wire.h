@@ -37,4 +37,35 @@ int udp_header_decode(const unsigned char *buf, size_t len,
  * old big-endian builds sent). */
 int udp_hello_is_reply(const unsigned char *buf, size_t len);
 
+/*
+ * --gsro (UDP GSO/GRO): several datagrams travel through one system call.
+ * On the wire nothing changes: every datagram keeps its own header and
+ * sequence number.
+ */
+#define UDP_GSO_MAX_BYTES 65507  /* one GSO send, and the default offers */
+#define UDP_GSO_MAX_SEGMENTS 64  /* what every kernel with UDP_SEGMENT takes */
+
+/* The gso_bf_size a client offers for datagrams of len bytes: 65507
+ * rounded down to a multiple of len (65507 if len is not positive). */
+int udp_gso_buffer_size(int len);
+/* Datagrams of dg_len bytes in one GSO send of at most bf_size bytes:
+ * between 1 and max_segs. */
+size_t udp_gso_segments(size_t bf_size, size_t dg_len, size_t max_segs);
+/* Headers of `count` datagrams of dg_len bytes laid end to end in buf:
+ * the first gets *first, the next ones the following sequence numbers
+ * and the same time.  The payload after each header is left alone.
+ * -1 if dg_len cannot hold a header. */
+int udp_gso_headers(unsigned char *buf, size_t count, size_t dg_len,
+    const struct udp_header *first, int counters64);
+
+/* GRO: a coalesced buffer of `total` bytes holds datagrams of `seg` bytes,
+ * the last one possibly shorter; seg 0 means a single datagram. */
+struct udp_gro_iter {
+	size_t total, seg, off;
+};
+
+void udp_gro_iter_init(struct udp_gro_iter *it, size_t total, size_t seg);
+/* The next datagram (offset and length): 1, or 0 when none is left. */
+int udp_gro_next(struct udp_gro_iter *it, size_t *off, size_t *len);
+
 #endif /* IPERF_UDP_WIRE_H */

@@ -176,14 +176,8 @@ static const struct err_case err_cases[] = {
 	/* recognised and checked, but not implemented yet: IEUNIMP last */
 	{ "-s -S 5", IECLIENTONLY, 0 },
 	{ "-s --dscp af11", IECLIENTONLY, 0 },
-	{ "-c h -Z", IEUNIMP, 0 },
-	{ "-c h -F /nonexistent/f", IEUNIMP, 0 },
-	{ "-c h -A 1", IEUNIMP, 0 },
-	{ "-c h --gsro", IEUNIMP, 0 },
-	{ "-c h -m", IEUNIMP, 0 },
 	{ "-s -L 5", IECLIENTONLY, 0 },
 	{ "-s --fq-rate 1M", IECLIENTONLY, 0 },
-	{ "-c h --skip-rx-copy", IEUNIMP, 0 },
 	{ "-s --dont-fragment", IECLIENTONLY, 0 },
 	{ "-c h -X a", IEUNIMP, 0 },
 	{ "-c h --sctp", IEUNIMP, 0 },
@@ -533,13 +527,53 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(test->settings.tos, 0x28);
 	ck_assert_int_eq(parse("-c h --dscp 0x0a"), 0);
 	ck_assert_int_eq(test->settings.tos, 40);
-	ck_assert_int_eq(parse("-c h -A 3,5"), -1);
+	ck_assert_int_eq(parse("-c h -A 3,5"), 0);
 	ck_assert_int_eq(test->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
+	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
+	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
+	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), 0);
+	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
 	ck_assert_int_eq(parse("-c h -X a -X b"), -1);
 	ck_assert_int_eq(test->opt.xbind_count, 2);
 	ck_assert_str_eq(test->opt.xbind[1], "b");
 	ck_assert_int_eq(test->err.code, IEUNIMP);
+}
+END_TEST
+
+/* The data-path options: stored where the data path and the parameter
+ * document look for them. */
+START_TEST(data_path_options_are_stored)
+{
+	ck_assert_int_eq(parse("-c h -Z --skip-rx-copy -A 3,5"), 0);
+	ck_assert_int_eq(test->settings.zerocopy, OPT_HAVE_SENDFILE);
+	ck_assert_int_eq(test->settings.skip_rx_copy, 1);
+	ck_assert_int_eq(test->opt.affinity, 3);
+	ck_assert_int_eq(test->settings.server_affinity, 5);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -u --gsro"), 0);
+	ck_assert_int_eq(test->opt.gsro, 1);
+	ck_assert_int_eq(test->settings.gso, 1);
+	ck_assert_int_eq(test->settings.gro, 1);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-s -A 1"), 0);
+	ck_assert_int_eq(test->opt.affinity, 1);
+	ck_assert_int_eq(test->settings.server_affinity, -1);
+	if (!OPT_HAVE_MPTCP)
+		return;
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-s -m"), 0);
+	ck_assert_int_eq(test->opt.mptcp, 1);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -m"), 0);
+	ck_assert_int_eq(test->settings.mptcp, 1);
 }
 END_TEST
 
@@ -563,14 +597,27 @@ START_TEST(file_size_becomes_bytes)
 	ck_assert_int_eq((int)write(fd, line_buf, 100), 100);
 	(void)close(fd);
 	(void)snprintf(cmd, sizeof(cmd), "-c h -F %s", path);
-	ck_assert_int_eq(parse(cmd), -1); /* -F: not implemented yet */
+	ck_assert_int_eq(parse(cmd), 0);
 	ck_assert_uint_eq(test->settings.bytes, 100);
 	ck_assert_int_eq(test->settings.duration, 0);
+	ck_assert_str_eq(test->opt.diskfile_name, path);
 	(void)snprintf(cmd, sizeof(cmd), "-s -F %s", path);
 	teardown();
 	setup();
-	ck_assert_int_eq(parse(cmd), -1);
+	ck_assert_int_eq(parse(cmd), 0);
 	ck_assert_uint_eq(test->settings.bytes, 0);
+	teardown();
+	setup();
+	/* -t wins over the file size; a missing file sets no byte count */
+	(void)snprintf(cmd, sizeof(cmd), "-c h -t 3 -F %s", path);
+	ck_assert_int_eq(parse(cmd), 0);
+	ck_assert_uint_eq(test->settings.bytes, 0);
+	ck_assert_int_eq(test->settings.duration, 3);
+	teardown();
+	setup();
+	ck_assert_int_eq(parse("-c h -F /nonexistent/f"), 0);
+	ck_assert_uint_eq(test->settings.bytes, 0);
+	ck_assert_int_eq(test->settings.duration, 10);
 	(void)unlink(path);
 }
 END_TEST
@@ -796,6 +843,7 @@ make_suite(void)
 	tcase_add_test(tc, timeouts_and_pacing);
 	tcase_add_test(tc, host_dev_suffix);
 	tcase_add_test(tc, unimplemented_options_store_values);
+	tcase_add_test(tc, data_path_options_are_stored);
 	tcase_add_test(tc, nstreams_also_sets_the_rate);
 	tcase_add_test(tc, file_size_becomes_bytes);
 	tcase_add_test(tc, json_warnings_on_stderr);

@@ -310,6 +310,119 @@ START_TEST(omit_reset_restarts_jitter_but_not_sequences)
 }
 END_TEST
 
+/* ---- --gsro: GSO buffer building, GRO splitting ------------------------ */
+
+START_TEST(gso_buffer_size_is_whole_datagrams)
+{
+	ck_assert_int_eq(udp_gso_buffer_size(1400), 64400);
+	ck_assert_int_eq(udp_gso_buffer_size(32768), 32768);
+	ck_assert_int_eq(udp_gso_buffer_size(16), 65504);
+	ck_assert_int_eq(udp_gso_buffer_size(65507), 65507);
+	ck_assert_int_eq(udp_gso_buffer_size(1), 65507);
+	ck_assert_int_eq(udp_gso_buffer_size(0), 65507);
+}
+END_TEST
+
+START_TEST(gso_segments_are_bounded)
+{
+	ck_assert_uint_eq(udp_gso_segments(65507, 1400, 64), 46);
+	ck_assert_uint_eq(udp_gso_segments(64400, 1400, 64), 46);
+	ck_assert_uint_eq(udp_gso_segments(65504, 16, 64), 64);
+	ck_assert_uint_eq(udp_gso_segments(65507, 32768, 64), 1);
+	ck_assert_uint_eq(udp_gso_segments(100, 1400, 64), 1);
+	ck_assert_uint_eq(udp_gso_segments(65507, 0, 64), 1);
+}
+END_TEST
+
+/* Each datagram of the batch carries its own header; payloads stay. */
+START_TEST(gso_headers_number_each_datagram)
+{
+	unsigned char buf[3 * 20];
+	struct udp_header first = { 0x11, 0x22, 7 }, h;
+	size_t i;
+
+	memset(buf, 'x', sizeof(buf));
+	ck_assert_int_eq(udp_gso_headers(buf, 3, 20, &first, 0), 0);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(udp_header_decode(buf + i * 20, 20, &h, 0), 0);
+		ck_assert_uint_eq(h.sec, 0x11);
+		ck_assert_uint_eq(h.usec, 0x22);
+		ck_assert_uint_eq(h.seq, 7 + i);
+		ck_assert_int_eq(buf[i * 20 + UDP_HDR_LEN_32], 'x');
+		ck_assert_int_eq(buf[i * 20 + 19], 'x');
+	}
+	ck_assert_int_eq(udp_gso_headers(buf, 3, 20, &first, 1), 0);
+	ck_assert_int_eq(udp_header_decode(buf + 40, 20, &h, 1), 0);
+	ck_assert_uint_eq(h.seq, 9);
+	ck_assert_int_eq(buf[40 + UDP_HDR_LEN_64], 'x');
+	ck_assert_int_eq(udp_gso_headers(buf, 3, 10, &first, 0), -1);
+}
+END_TEST
+
+START_TEST(gro_splits_by_the_segment_size)
+{
+	struct udp_gro_iter it;
+	size_t off = 99, len = 99;
+
+	udp_gro_iter_init(&it, 250, 100);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 1);
+	ck_assert_uint_eq(off, 0);
+	ck_assert_uint_eq(len, 100);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 1);
+	ck_assert_uint_eq(off, 100);
+	ck_assert_uint_eq(len, 100);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 1);
+	ck_assert_uint_eq(off, 200);
+	ck_assert_uint_eq(len, 50); /* the last one may be shorter */
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 0);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 0);
+}
+END_TEST
+
+START_TEST(gro_without_a_segment_size_is_one_datagram)
+{
+	struct udp_gro_iter it;
+	size_t off, len;
+
+	udp_gro_iter_init(&it, 300, 0);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 1);
+	ck_assert_uint_eq(off, 0);
+	ck_assert_uint_eq(len, 300);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 0);
+	udp_gro_iter_init(&it, 0, 100);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 0);
+	udp_gro_iter_init(&it, 0, 0);
+	ck_assert_int_eq(udp_gro_next(&it, &off, &len), 0);
+}
+END_TEST
+
+/* A GSO batch, coalesced again by GRO, accounts as separate datagrams. */
+START_TEST(gso_batch_split_by_gro_accounts_every_datagram)
+{
+	unsigned char batch[5 * 100], *copy;
+	struct udp_header first = { 1, 0, 1 }, h;
+	struct udp_gro_iter it;
+	struct udp_acct a;
+	size_t off, len, n = 0;
+
+	memset(batch, 0, sizeof(batch));
+	ck_assert_int_eq(udp_gso_headers(batch, 5, 100, &first, 0), 0);
+	copy = exact(batch, sizeof(batch));
+	udp_acct_init(&a);
+	udp_gro_iter_init(&it, sizeof(batch), 100);
+	while (udp_gro_next(&it, &off, &len)) {
+		ck_assert_int_eq(udp_header_decode(copy + off, len, &h, 0), 0);
+		udp_acct_update(&a, h.seq, 0, 1000000, 1000100);
+		n++;
+	}
+	free(copy);
+	ck_assert_uint_eq(n, 5);
+	ck_assert_uint_eq(a.hi, 5);
+	ck_assert_int_eq(a.lost, 0);
+	ck_assert_uint_eq(a.ooo, 0);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -338,6 +451,14 @@ make_suite(void)
 	tcase_add_test(tc, jitter_matches_hand_computation);
 	tcase_add_test(tc, jitter_uses_the_signed_transit_difference);
 	tcase_add_test(tc, omit_reset_restarts_jitter_but_not_sequences);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("gsro");
+	tcase_add_test(tc, gso_buffer_size_is_whole_datagrams);
+	tcase_add_test(tc, gso_segments_are_bounded);
+	tcase_add_test(tc, gso_headers_number_each_datagram);
+	tcase_add_test(tc, gro_splits_by_the_segment_size);
+	tcase_add_test(tc, gro_without_a_segment_size_is_one_datagram);
+	tcase_add_test(tc, gso_batch_split_by_gro_accounts_every_datagram);
 	suite_add_tcase(s, tc);
 	return s;
 }
