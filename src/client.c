@@ -238,8 +238,10 @@ client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 
 	memset(&e, 0, sizeof(e));
 	e.code = m->err_code;
+	e.sys_errno = m->err_errno;
 	iperf_error_format(&e, msg, sizeof(msg));
-	/* The relayed text, then the plain error (as 3.21 prints it). */
+	/* The relayed text (with the server's errno), then the plain error,
+	 * as 3.21 prints them. */
 	if (m->err_errno != 0)
 		(void)snprintf(line, sizeof(line), "SERVER ERROR - %s, errno: %s",
 		    msg, strerror(m->err_errno));
@@ -249,7 +251,7 @@ client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 	if (test->state == TEST_RUNNING || test->streams != NULL)
 		stream_stop_workers(test, 1);
 	test->err.code = m->err_code;
-	test->err.sys_errno = 0;
+	test->err.sys_errno = m->err_errno;
 	test->err.gai_error = 0;
 	return -1;
 }

@@ -49,7 +49,7 @@ int net_listen(int type, int domain, const char *local, int port,
 /* The same with a socket() protocol (IPPROTO_MPTCP), arguments named. */
 struct net_listen_args {
 	int type;          /* SOCK_STREAM, SOCK_DGRAM */
-	int protocol;      /* 0, or IPPROTO_MPTCP */
+	int protocol;      /* 0, IPPROTO_MPTCP or IPPROTO_SCTP */
 	int domain;
 	const char *local;
 	int port;

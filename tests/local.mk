@@ -11,6 +11,7 @@ CHECK_SUITES = \
 	%reldir%/check_ratewin \
 	%reldir%/check_options \
 	%reldir%/check_stream_io \
+	%reldir%/check_sctp \
 	%reldir%/check_report
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
@@ -50,6 +51,11 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_options_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_sctp_SOURCES = %reldir%/check_sctp.c %reldir%/check_report_fx.c \
+	%reldir%/check_report.h %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_sctp_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_sctp_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_sctp_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_stream_io_SOURCES = %reldir%/check_stream_io.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_stream_io_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_stream_io_LDADD = $(SUITE_LDADD)
@@ -72,7 +78,8 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
-	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test
+	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
+	%reldir%/sctp_data.test %reldir%/sctp_errors.test
 EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
@@ -81,6 +88,7 @@ EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/wire.test %reldir%/wire.py \
 	%reldir%/server_ops.test %reldir%/server_ops.py %reldir%/cross.sh \
 	%reldir%/data_opts.test %reldir%/data_opts.py \
+	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/sctp.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
 	%reldir%/captures/server_limit.txt \

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""SCTP tests, in two modes.
+
+  sctp.py data OURS [STOCK]    needs SCTP in the kernel: ours <-> ours and
+                               ours <-> stock `--sctp` in both roles, -P 2,
+                               -R, --nstreams 4.  Without kernel SCTP it
+                               prints SKIP with the reason and exits 77.
+  sctp.py errors OURS [STOCK]  where the kernel has no SCTP: client and
+                               server both report 3.21's error (client exit
+                               1, the server goes on serving).  With kernel
+                               SCTP the error cannot happen: SKIP, exit 77.
+
+Both modes skip (77) when our binary was built without SCTP.
+"""
+import socket
+import subprocess
+import sys
+import time
+
+results = []
+
+
+def record(name, ok, detail=""):
+    results.append(ok)
+    print(("PASS" if ok else "FAIL") + f": {name}" +
+          (f" ({detail})" if detail else ""))
+    sys.stdout.flush()
+
+
+def kernel_sctp():
+    try:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM,
+                          socket.IPPROTO_SCTP)
+        s.close()
+        return None
+    except OSError as e:
+        return f"socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP): {e.strerror}"
+
+
+def built_with_sctp(ours):
+    out = subprocess.run([ours, "-v"], capture_output=True, text=True).stdout
+    return "SCTP" in out
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def pair(server, client, args):
+    port = free_port()
+    srv = subprocess.Popen([server, "-s", "-1", "-p", str(port)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        time.sleep(0.4)
+        cli = subprocess.run([client, "-c", "127.0.0.1", "-p", str(port)] +
+                             args, capture_output=True, text=True, timeout=30)
+        sout, serr = srv.communicate(timeout=15)
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    return cli, srv.returncode, sout, serr
+
+
+WANT = "unable to start stream listener: Protocol not supported"
+
+
+def errors(ours, stock):
+    cli, src, _, serr = pair(ours, ours, ["--sctp", "-t", "1"])
+    record("our client -> our server: client exits 1 with the relayed error",
+           cli.returncode == 1 and f"SERVER ERROR - {WANT}" in cli.stderr and
+           f"iperf3: error - {WANT}" in cli.stderr, cli.stderr.strip())
+    record("our server prints the error and goes on (exit 0 with -1)",
+           src == 0 and f"iperf3: error - {WANT}" in serr, serr.strip())
+    if stock:
+        cli, _, _, _ = pair(stock, ours, ["--sctp", "-t", "1"])
+        record("our client -> stock server: exit 1 with the relayed error",
+               cli.returncode == 1 and WANT in cli.stderr, cli.stderr.strip())
+        cli, src, _, serr = pair(ours, stock, ["--sctp", "-t", "1"])
+        record("stock client -> our server: stock client shows the error",
+               cli.returncode == 1 and WANT in cli.stderr and src == 0,
+               cli.stderr.strip())
+
+
+def data(ours, stock):
+    peers = [("ours->ours", ours, ours)]
+    if stock:
+        peers += [("ours->stock", stock, ours), ("stock->ours", ours, stock)]
+    for name, srv, cli in peers:
+        for args in (["-t", "1"], ["-t", "1", "-P", "2"], ["-t", "1", "-R"],
+                     ["-t", "1", "--nstreams", "4"]):
+            c, src, sout, _ = pair(srv, cli, ["--sctp"] + args)
+            ok = c.returncode == 0 and src == 0 and "receiver" in c.stdout
+            record(f"SCTP {name} {' '.join(args)}", ok,
+                   "" if ok else c.stderr.strip()[:200])
+
+
+def main():
+    mode, ours = sys.argv[1], sys.argv[2]
+    stock = sys.argv[3] if len(sys.argv) > 3 else None
+    if not built_with_sctp(ours):
+        print("SKIP: this build has no SCTP support (configure found no "
+              "netinet/sctp.h or libsctp)")
+        return 77
+    missing = kernel_sctp()
+    if mode == "data":
+        if missing:
+            print(f"SKIP: the kernel has no SCTP ({missing})")
+            return 77
+        data(ours, stock)
+    else:
+        if not missing:
+            print("SKIP: the kernel has SCTP, so its absence cannot be tested")
+            return 77
+        print(f"kernel without SCTP: {missing}")
+        errors(ours, stock)
+    passed = sum(1 for r in results if r)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
