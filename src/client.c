@@ -225,7 +225,7 @@ client_server_error(struct iperf_test *test)
 {
 	test->state = SERVER_ERROR;
 	test->ctrl_fail_code = IECTRLREAD;
-	ctrl_expect(test->ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	session_expect_errints(test);
 	return 0;
 }
 
