@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "options.h"
@@ -380,4 +381,5 @@ options_free(struct iperf_test *test)
 	free(o->auth_users_path);
 	o->auth_username = o->auth_public_key_path = NULL;
 	o->auth_private_key_path = o->auth_users_path = NULL;
+	auth_release(test);
 }

@@ -9,7 +9,8 @@ CHECK_SUITES = \
 	%reldir%/check_params \
 	%reldir%/check_pacer \
 	%reldir%/check_options \
-	%reldir%/check_report
+	%reldir%/check_report \
+	%reldir%/check_auth
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -36,6 +37,11 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_options_SOURCES = %reldir%/check_options.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_options_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_options_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_auth_SOURCES = %reldir%/check_auth.c \
+	%reldir%/check_auth_rsa.c %reldir%/check_auth.h \
+	%reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_auth_CFLAGS = $(SUITE_CFLAGS) $(OPENSSL_CFLAGS)
+%canon_reldir%_check_auth_LDADD = $(SUITE_LDADD) $(OPENSSL_LIBS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
