@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "auth.h"
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
@@ -37,11 +38,15 @@ static void client_finish(struct iperf_test *test);
 static int
 client_send_params(struct iperf_test *test)
 {
-	cJSON *doc = params_encode(test);
+	cJSON *doc;
 	char *txt;
 	int rc;
 
 	test->state = PARAM_EXCHANGE;
+	/* The token carries the time: build it just before sending. */
+	if (auth_client_token(test) == -1)
+		return -1;
+	doc = params_encode(test);
 	if (doc == NULL)
 		return iperf_fail(test, IESENDPARAMS, ENOMEM);
 	if (test->opt.debug_level >= 3) {
