@@ -59,8 +59,9 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)
 	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
-	%reldir%/wire.test
-EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
+	%reldir%/wire.test %reldir%/auth.test
+EXTRA_DIST += %reldir%/auth.test %reldir%/auth.py \
+	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
