@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "affinity.h"
+#include "auth.h"
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
@@ -38,11 +39,15 @@ static void client_finish(struct iperf_test *test);
 static int
 client_send_params(struct iperf_test *test)
 {
-	cJSON *doc = params_encode(test);
+	cJSON *doc;
 	char *txt;
 	int rc;
 
 	test->state = PARAM_EXCHANGE;
+	/* The token carries the time: build it just before sending. */
+	if (auth_client_token(test) == -1)
+		return -1;
+	doc = params_encode(test);
 	if (doc == NULL)
 		return iperf_fail(test, IESENDPARAMS, ENOMEM);
 	if (test->opt.debug_level >= 3) {
@@ -226,7 +231,7 @@ client_server_error(struct iperf_test *test)
 {
 	test->state = SERVER_ERROR;
 	test->ctrl_fail_code = IECTRLREAD;
-	ctrl_expect(test->ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	session_expect_errints(test);
 	return 0;
 }
 

@@ -32,6 +32,7 @@ struct report_ops;
 struct session_ops;
 struct pending_conn;
 struct affinity_saved;
+struct auth_key;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -155,7 +156,12 @@ struct iperf_local {
 	char *auth_private_key_path; /* --rsa-private-key-path */
 	char *auth_users_path;       /* --authorized-users-path */
 	int auth_skew_threshold_s;   /* --time-skew-threshold (10 with auth) */
-	int use_pkcs1_padding;       /* --use-pkcs1-padding */
+	int use_pkcs1_padding;       /* --use-pkcs1-padding; client: env
+					IPERF3_USE_PKCS1_PADDING */
+	/* Loaded by the option checks (auth.h); freed by auth_release(). */
+	struct auth_key *auth_public_key;  /* client */
+	struct auth_key *auth_private_key; /* server */
+	char *auth_password;               /* client: secret, wiped on free */
 };
 
 /* CPU accounting snapshot. */

@@ -14,6 +14,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/evloop.c %reldir%/evloop.h \
 	%reldir%/units.c %reldir%/units.h \
 	%reldir%/util.c %reldir%/util.h \
+	%reldir%/auth.c %reldir%/auth.h \
 	%reldir%/ctrl.c %reldir%/ctrl.h \
 	%reldir%/params.c %reldir%/params.h \
 	%reldir%/json.c %reldir%/json.h \
@@ -71,4 +72,10 @@ bin_PROGRAMS += %reldir%/iperf3
 
 if HAVE_SCTP
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto_sctp.c
+endif
+if HAVE_SSL
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/auth_ssl.c \
+	%reldir%/auth_run.c
+else
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/auth_stub.c
 endif

@@ -73,7 +73,9 @@ run_server(struct iperf_test *test)
 				(void)fprintf(stderr, "iperf3: exiting\n");
 			return 1;
 		}
-		if (iperf_get_test_one_off(test))
+		/* -1 serves one test; a refused authentication is not one. */
+		if (iperf_get_test_one_off(test) &&
+		    !(rc < 0 && i_errno == IEAUTHTEST))
 			return 0;
 		iperf_reset_test(test);
 	}

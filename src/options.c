@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "options.h"
@@ -121,19 +122,19 @@ const struct opt_row options_table[] = {
 	{ "dont-fragment", L(OPT_ID_DONT_FRAGMENT), NO, OPT_HAVE_DONTFRAG,
 	    OPT_ID_DONT_FRAGMENT, C, 1, opt_apply_dont_fragment },
 	{ "username", L(OPT_ID_USERNAME), REQ, OPT_HAVE_SSL, OPT_ID_USERNAME, C,
-	    0, opt_apply_username },
+	    1, opt_apply_username },
 	{ "rsa-public-key-path", L(OPT_ID_RSA_PUBLIC_KEY), REQ, OPT_HAVE_SSL,
-	    OPT_ID_RSA_PUBLIC_KEY, C, 0, opt_apply_rsa_public_key },
+	    OPT_ID_RSA_PUBLIC_KEY, C, 1, opt_apply_rsa_public_key },
 	{ "rsa-private-key-path", L(OPT_ID_RSA_PRIVATE_KEY), REQ, OPT_HAVE_SSL,
-	    OPT_ID_RSA_PRIVATE_KEY, S, 0, opt_apply_rsa_private_key },
+	    OPT_ID_RSA_PRIVATE_KEY, S, 1, opt_apply_rsa_private_key },
 	/* Client use is refused by the auth rule, not by the role rule. */
 	{ "authorized-users-path", L(OPT_ID_AUTHORIZED_USERS), REQ,
-	    OPT_HAVE_SSL, OPT_ID_AUTHORIZED_USERS, B, 0,
+	    OPT_HAVE_SSL, OPT_ID_AUTHORIZED_USERS, B, 1,
 	    opt_apply_authorized_users },
 	{ "time-skew-threshold", L(OPT_ID_SKEW_THRESHOLD), REQ, OPT_HAVE_SSL,
-	    OPT_ID_SKEW_THRESHOLD, S, 0, opt_apply_skew_threshold },
+	    OPT_ID_SKEW_THRESHOLD, S, 1, opt_apply_skew_threshold },
 	{ "use-pkcs1-padding", L(OPT_ID_USE_PKCS1_PADDING), NO, OPT_HAVE_SSL,
-	    OPT_ID_USE_PKCS1_PADDING, S, 0, opt_apply_use_pkcs1_padding },
+	    OPT_ID_USE_PKCS1_PADDING, S, 1, opt_apply_use_pkcs1_padding },
 	{ "fq-rate", L(OPT_ID_FQ_RATE), REQ, 1, OPT_ID_FQ_RATE, C, 1,
 	    opt_apply_fq_rate },
 	{ "pacing-timer", L(OPT_ID_PACING_TIMER), REQ, 1, OPT_ID_PACING_TIMER,
@@ -382,4 +383,5 @@ options_free(struct iperf_test *test)
 	free(o->auth_users_path);
 	o->auth_username = o->auth_public_key_path = NULL;
 	o->auth_private_key_path = o->auth_users_path = NULL;
+	auth_release(test);
 }

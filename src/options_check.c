@@ -8,14 +8,16 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "auth.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "options_int.h"
 #include "report.h"
+#include "util.h"
 #include "banned.h"
-
-#define DEFAULT_SKEW_THRESHOLD_S 10
 
 /* Rule 1: options that only one role may use. */
 static int
@@ -41,11 +43,10 @@ check_roles(struct iperf_test *test)
 }
 
 #if OPT_HAVE_SSL
-/*
- * Whether a key or users file can be read.  Loading and checking the
- * keys belongs to the authentication module; until it exists this is
- * the part of 3.21's check we can make here.
- */
+/* Environment switch for the client's padding (see check_auth_client). */
+#define ENV_PKCS1_PADDING "IPERF3_USE_PKCS1_PADDING"
+#define ENV_PASSWORD "IPERF3_PASSWORD"
+
 static int
 readable(const char *path)
 {
@@ -57,17 +58,77 @@ readable(const char *path)
 	return 1;
 }
 
+/* Load a PEM key into *slot; on failure 3.21's OpenSSL line ("iperf3:
+ * <error>" and an empty line) goes to stderr before the parameter error. */
+static int
+load_key(struct iperf_test *test, const char *path, enum auth_key_kind kind,
+    struct auth_key **slot)
+{
+	char err[256];
+
+	auth_key_free(*slot);
+	*slot = auth_key_load_file(path, kind, err, sizeof(err));
+	if (*slot != NULL)
+		return 0;
+	report_stderr(test, "iperf3: %s\n\n", err);
+	return -1;
+}
+
+/* The password: IPERF3_PASSWORD, else a prompt without echo. */
+static int
+client_password(struct iperf_test *test)
+{
+	const char *env = getenv(ENV_PASSWORD);
+	char buf[AUTH_FIELD_MAX + 2];
+	int rc = 0;
+
+	auth_secret_free(test->opt.auth_password);
+	test->opt.auth_password = NULL;
+	if (env == NULL) {
+		rc = auth_password_prompt(test, buf, sizeof(buf));
+		env = buf;
+	}
+	if (rc == 0 && auth_field_valid(env))
+		test->opt.auth_password = str_dup(env);
+	auth_wipe(buf, sizeof(buf));
+	return test->opt.auth_password != NULL ? 0 : -1;
+}
+
+/*
+ * 3.21 accepts --use-pkcs1-padding on servers only, yet servers up to
+ * 3.16 (Debian's 3.12 among them) only understand PKCS#1 v1.5 tokens: a
+ * client reaches them with IPERF3_USE_PKCS1_PADDING set (not "0").
+ */
+static int
+env_pkcs1(void)
+{
+	const char *v = getenv(ENV_PKCS1_PADDING);
+
+	return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 static int
 check_auth_client(struct iperf_test *test)
 {
+	struct iperf_local *o = &test->opt;
 	int user = options_seen(test, OPT_ID_USERNAME);
 	int key = options_seen(test, OPT_ID_RSA_PUBLIC_KEY);
 
-	if (test->opt.role == 's' && (user || key))
+	if (o->role == 's' && (user || key))
 		return iperf_fail(test, IECLIENTONLY, 0);
-	if (test->opt.role != 'c' || (!user && !key))
+	if (o->role != 'c' || (!user && !key))
 		return 0;
-	if (user != key || !readable(test->opt.auth_public_key_path))
+	if (user != key || load_key(test, o->auth_public_key_path,
+	    AUTH_KEY_PUBLIC, &o->auth_public_key) == -1)
+		return iperf_fail(test, IESETCLIENTAUTH, 0);
+	if (client_password(test) == -1)
+		return iperf_fail(test, IESETCLIENTAUTH, 0);
+	o->use_pkcs1_padding = env_pkcs1();
+	/* Ours: the server splits the plaintext at whitespace, and the
+	 * token must fit in one RSA block. */
+	if (!auth_field_valid(o->auth_username) ||
+	    !auth_token_fits(o->auth_public_key, o->use_pkcs1_padding ?
+	    AUTH_PAD_PKCS1 : AUTH_PAD_OAEP, o->auth_username, o->auth_password))
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	return 0;
 }
@@ -75,7 +136,7 @@ check_auth_client(struct iperf_test *test)
 static int
 check_auth_server(struct iperf_test *test)
 {
-	const struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->opt;
 	int priv = options_seen(test, OPT_ID_RSA_PRIVATE_KEY);
 	int users = options_seen(test, OPT_ID_AUTHORIZED_USERS);
 
@@ -91,10 +152,11 @@ check_auth_server(struct iperf_test *test)
 		return iperf_fail(test, IESETSERVERAUTH, 0);
 	if (!readable(o->auth_users_path))
 		return iperf_fail(test, IESERVERAUTHUSERS, 0);
-	if (!readable(o->auth_private_key_path))
+	if (load_key(test, o->auth_private_key_path, AUTH_KEY_PRIVATE,
+	    &o->auth_private_key) == -1)
 		return iperf_fail(test, IESETSERVERAUTH, 0);
 	if (!options_seen(test, OPT_ID_SKEW_THRESHOLD))
-		test->opt.auth_skew_threshold_s = DEFAULT_SKEW_THRESHOLD_S;
+		o->auth_skew_threshold_s = AUTH_DEFAULT_SKEW_S;
 	return 0;
 }
 #endif /* OPT_HAVE_SSL */

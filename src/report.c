@@ -151,6 +151,18 @@ report_warning(struct iperf_test *test, const char *fmt, ...)
 }
 
 void
+report_stderr(struct iperf_test *test, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)test;
+	(void)fflush(stdout);
+	va_start(ap, fmt);
+	(void)vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void
 report_flush(struct iperf_test *test)
 {
 	if (test->outfile != NULL)

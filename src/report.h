@@ -69,6 +69,10 @@ void report_debug(struct iperf_test *test, int lvl, const char *fmt, ...)
 /* "warning: <msg>" on stderr. */
 void report_warning(struct iperf_test *test, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* A diagnostic written to stderr as given, stdout flushed first (the
+ * OpenSSL line that precedes an authentication parameter error). */
+void report_stderr(struct iperf_test *test, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 /* The --timestamps prefix for now ("" when off). */
 void report_timestamp(const struct iperf_test *test, char *buf, size_t len);
 /* Flush the output file (--forceflush, logfile). */

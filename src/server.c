@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "affinity.h"
+#include "auth.h"
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
@@ -37,9 +38,19 @@ static void server_end(struct iperf_test *test);
 
 /* ---- parameters ---------------------------------------------------------- */
 
+/*
+ * Checks of the accepted parameters.  Authentication (protocol.md §7.3):
+ * a refused client gets SERVER_ERROR 142 with both integers (errno 0)
+ * from server_fail(), as 3.19-3.20 send it; 3.12 and 3.21 clients both
+ * print "test authorization failed" for it (3.21 servers close silently,
+ * which clients report as a closed control socket).
+ */
 static int
 server_check_policy(struct iperf_test *test)
 {
+	/* Authentication first: nothing else is decided for a stranger. */
+	if (auth_server_check(test) == -1)
+		return -1;
 	/* 3.20+: a server started with -F does not take UDP tests. */
 	if (test->opt.diskfile_name != NULL &&
 	    (test->proto->flags & PROTO_F_DATAGRAM))

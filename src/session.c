@@ -152,6 +152,13 @@ session_expect_cookie(struct iperf_test *test)
 }
 
 void
+session_expect_errints(struct iperf_test *test)
+{
+	ctrl_expect(test->ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	arm_ctrl_timer(test, 0);
+}
+
+void
 session_expect_state(struct iperf_test *test)
 {
 	cancel_ctrl_timer(test);

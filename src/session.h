@@ -53,6 +53,8 @@ void session_detach_ctrl(struct iperf_test *test);
 /* Expect a JSON document of at most cap bytes next (10 s / 30 s limits). */
 void session_expect_json(struct iperf_test *test, size_t cap);
 void session_expect_state(struct iperf_test *test);
+/* The two SERVER_ERROR integers, under the same time limits as JSON. */
+void session_expect_errints(struct iperf_test *test);
 /* Run the loop until test->done. */
 void session_run(struct iperf_test *test);
 /* Drive the state table with a received state byte. */

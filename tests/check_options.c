@@ -154,7 +154,11 @@ static const struct err_case err_cases[] = {
 	{ "-c h --rsa-public-key-path /nonexistent/k", IESETCLIENTAUTH, 1 },
 	{ "-c h --username u --rsa-public-key-path /nonexistent/k",
 	    IESETCLIENTAUTH, 1 },
+	{ "-c h --username u --rsa-public-key-path /etc/hostname",
+	    IESETCLIENTAUTH, 1 }, /* not a key */
 	{ "-s --username u", IECLIENTONLY, 1 },
+	{ "-s --rsa-private-key-path /etc/hostname --authorized-users-path "
+	  "/etc/hostname", IESETSERVERAUTH, 1 },
 	{ "-s --rsa-private-key-path k", IESETSERVERAUTH, 1 },
 	{ "-s --rsa-private-key-path k --authorized-users-path /nonexistent/u",
 	    IESERVERAUTHUSERS, 1 },
@@ -516,6 +520,18 @@ START_TEST(host_dev_suffix)
 }
 END_TEST
 
+START_TEST(auth_options_are_implemented)
+{
+	if (!OPT_HAVE_SSL)
+		return;
+	ck_assert_int_eq(parse("-s --use-pkcs1-padding"), 0);
+	ck_assert_int_eq(test->opt.use_pkcs1_padding, 1);
+	ck_assert_int_eq(parse("-s --time-skew-threshold 5"), 0);
+	ck_assert_int_eq(test->opt.auth_skew_threshold_s, 5);
+	ck_assert_ptr_null(test->opt.auth_private_key);
+}
+END_TEST
+
 /* Options refused for now still store their values. */
 START_TEST(unimplemented_options_store_values)
 {
@@ -842,6 +858,7 @@ make_suite(void)
 	tcase_add_test(tc, json_stream_implies_json);
 	tcase_add_test(tc, timeouts_and_pacing);
 	tcase_add_test(tc, host_dev_suffix);
+	tcase_add_test(tc, auth_options_are_implemented);
 	tcase_add_test(tc, unimplemented_options_store_values);
 	tcase_add_test(tc, data_path_options_are_stored);
 	tcase_add_test(tc, nstreams_also_sets_the_rate);

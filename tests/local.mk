@@ -12,7 +12,8 @@ CHECK_SUITES = \
 	%reldir%/check_options \
 	%reldir%/check_stream_io \
 	%reldir%/check_sctp \
-	%reldir%/check_report
+	%reldir%/check_report \
+	%reldir%/check_auth
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -60,6 +61,12 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_stream_io_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_stream_io_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_stream_io_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_auth_SOURCES = %reldir%/check_auth.c \
+	%reldir%/check_auth_rsa.c %reldir%/check_auth.h \
+	%reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_auth_CFLAGS = $(SUITE_CFLAGS) $(OPENSSL_CFLAGS)
+%canon_reldir%_check_auth_LDADD = $(SUITE_LDADD) $(OPENSSL_LIBS)
+%canon_reldir%_check_auth_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
@@ -79,8 +86,9 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
-	%reldir%/sctp_data.test %reldir%/sctp_errors.test
-EXTRA_DIST += %reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
+	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test
+EXTRA_DIST += %reldir%/auth.test %reldir%/auth.py \
+	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \

@@ -1,0 +1,30 @@
+/*
+ * auth_stub.c - authentication in a build without OpenSSL: nothing can
+ * be configured (the options do not exist), so there is no token to
+ * send and none to check.
+ */
+#include "config.h"
+
+#include "auth.h"
+#include "iperf.h"
+#include "banned.h"
+
+int
+auth_client_token(struct iperf_test *test)
+{
+	(void)test;
+	return 0;
+}
+
+int
+auth_server_check(struct iperf_test *test)
+{
+	(void)test;
+	return 0;
+}
+
+void
+auth_release(struct iperf_test *test)
+{
+	(void)test;
+}
