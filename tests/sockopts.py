@@ -12,6 +12,8 @@ iperf3 really puts on packets, against the stock iperf3 in both roles:
   --bind-dev     binding to a device that cannot reach the server (a veth)
                  fails, binding to lo works
   --fq-rate      the kernel paces the data to the requested rate
+  -C             the congestion algorithm in use, as JSON reports it, on
+                 both ends
 
 Skips (exit 77) with a printed reason when not root or when namespaces,
 nft or the stock iperf3 are missing.  Usage: sockopts.py OURS STOCK
@@ -180,6 +182,31 @@ def fq_rate_cases(ours, stock):
                rc == 0 and 40e6 < bps < 60e6, f"rc={rc} {bps / 1e6:.1f} Mbit/s")
 
 
+def congestion_cases(ours, stock):
+    # reno is always built into Linux; our default here is something else.
+    rc, doc = pair(stock, ours, ["-t", "1", "-C", "reno"])
+    got = doc.get("end", {}).get("sender_tcp_congestion")
+    record("-C reno ours->stock: JSON sender_tcp_congestion is reno",
+           rc == 0 and got == "reno", f"rc={rc} got={got!r}")
+    srv = subprocess.Popen(["ip", "netns", "exec", NS, ours, "-s", "-1", "-J",
+                            "-p", str(PORT)], stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(0.5)
+        r = sh(stock, "-c", "127.0.0.1", "-p", str(PORT), "-t", "1", "-C",
+               "reno", check=False, timeout=30)
+        out, _ = srv.communicate(timeout=10)
+        got = json.loads(out).get("end", {}).get("receiver_tcp_congestion")
+    except (ValueError, subprocess.TimeoutExpired):
+        got = None
+    finally:
+        if srv.poll() is None:
+            srv.kill()
+            srv.wait()
+    record("-C reno stock->ours: our server applies it (receiver_tcp_"
+           "congestion)", r.returncode == 0 and got == "reno", f"got={got!r}")
+
+
 def main():
     ours, stock = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
     if os.geteuid() != 0:
@@ -204,6 +231,7 @@ def main():
         df_cases(ours, stock)
         bind_dev_cases(ours, stock)
         fq_rate_cases(ours, stock)
+        congestion_cases(ours, stock)
     finally:
         pids = subprocess.run(["ip", "netns", "pids", NS],
                               capture_output=True, text=True).stdout.split()
