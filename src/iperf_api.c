@@ -284,7 +284,7 @@ iperf_run_server(struct iperf_test *test)
 	int rc = server_run(test);
 
 	if (rc < 0)
-		i_errno = test->err.code;
+		(void)test_api_fail(test);
 	return rc;
 }
 

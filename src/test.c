@@ -234,6 +234,8 @@ int
 test_api_fail(struct iperf_test *test)
 {
 	i_errno = test->err.code;
+	/* iperf_strerror(i_errno) right after the call shows the cause. */
+	errno = test->err.sys_errno;
 	return -1;
 }
 
