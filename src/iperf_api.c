@@ -33,18 +33,18 @@ iperf_new_test(void)
 	struct iperf_test *test = calloc(1, sizeof(*test));
 
 	if (test == NULL) {
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	if (pthread_mutex_init(&test->limit_lock, NULL) != 0) {
 		free(test);
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	if (pthread_mutex_init(&test->print_lock, NULL) != 0) {
 		pthread_mutex_destroy(&test->limit_lock);
 		free(test);
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	test->outfile = stdout;
@@ -54,7 +54,7 @@ iperf_new_test(void)
 	test->wake_rd = test->wake_wr = -1;
 	test->settings.server_affinity = -1;
 	test->opt.affinity = -1;
-	i_errno = IENONE;
+	error_publish(IENONE);
 	return test;
 }
 
@@ -173,7 +173,7 @@ iperf_reset_test(struct iperf_test *test)
 		s->server_affinity = -1;
 		test->proto = &proto_tcp;
 	}
-	i_errno = IENONE;
+	error_publish(IENONE);
 }
 
 void

@@ -164,6 +164,62 @@ wait_client1(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* iperf_parse_arguments() in two threads at once (getopt's state is
+ * process-wide; the library serialises the parses). */
+struct parse_job {
+	pthread_t thread;
+	const char *streams, *seconds;
+	int ok;
+};
+
+static void *
+parse_many(void *arg)
+{
+	struct parse_job *p = arg;
+	int i;
+
+	p->ok = 1;
+	for (i = 0; i < 200 && p->ok; i++) {
+		struct iperf_test *t = iperf_new_test();
+		char a0[] = "iperf3", a1[] = "-c", a2[] = "127.0.0.1",
+		    a3[] = "-P", a5[] = "-t";
+		char a4[8], a6[8];
+		char *argv[8];
+
+		snprintf(a4, sizeof(a4), "%s", p->streams);
+		snprintf(a6, sizeof(a6), "%s", p->seconds);
+		argv[0] = a0; argv[1] = a1; argv[2] = a2; argv[3] = a3;
+		argv[4] = a4; argv[5] = a5; argv[6] = a6; argv[7] = NULL;
+		if (t == NULL || iperf_defaults(t) != 0 ||
+		    iperf_parse_arguments(t, 7, argv) != 0 ||
+		    iperf_get_test_num_streams(t) != (int)strtol(p->streams, NULL, 10) ||
+		    iperf_get_test_duration(t) != (int)strtol(p->seconds, NULL, 10) ||
+		    iperf_get_test_role(t) != 'c')
+			p->ok = 0;
+		iperf_free_test(t);
+	}
+	return NULL;
+}
+
+static void
+parse_in_threads(void)
+{
+	struct parse_job p1, p2;
+
+	memset(&p1, 0, sizeof(p1));
+	memset(&p2, 0, sizeof(p2));
+	p1.streams = "3";
+	p1.seconds = "7";
+	p2.streams = "5";
+	p2.seconds = "2";
+
+	pthread_create(&p1.thread, NULL, parse_many, &p1);
+	pthread_create(&p2.thread, NULL, parse_many, &p2);
+	pthread_join(p1.thread, NULL);
+	pthread_join(p2.thread, NULL);
+	check(p1.ok && p2.ok, "command lines parsed in two threads at once");
+}
+
 int
 main(void)
 {
@@ -173,6 +229,7 @@ main(void)
 	int pc = loopback_port(1, &hold_fd);
 
 	alarm(TIME_LIMIT_S);
+	parse_in_threads();
 	memset(&sa, 0, sizeof(sa));
 	memset(&sb, 0, sizeof(sb));
 	memset(&c1, 0, sizeof(c1));
