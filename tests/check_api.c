@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "check_main.h"
 #include "iperf.h"
 #include "iperf_api.h"
@@ -327,6 +328,30 @@ START_TEST(protocols_by_id)
 }
 END_TEST
 
+START_TEST(auth_setters_refuse_half_a_configuration)
+{
+	iperf_set_test_client_username(t, "alice");
+	iperf_set_test_client_password(t, "s3cret");
+	iperf_set_test_client_rsa_pubkey_from_file(t, "/nonexistent/key.pem");
+	iperf_set_test_client_rsa_pubkey(t, "bm90IGEga2V5"); /* "not a key" */
+	ck_assert_str_eq(t->opt.auth_username, "alice");
+	ck_assert_ptr_null(t->opt.auth_public_key);
+	/* a user without a usable key: the client refuses to run */
+	ck_assert_int_eq(auth_client_token(t), -1);
+	ck_assert_int_eq(iperf_get_test_errno(t), IESETCLIENTAUTH);
+
+	iperf_set_test_role(t, 's');
+	iperf_set_test_server_authorized_users(t, "/nonexistent/users.csv");
+	iperf_set_test_server_rsa_privkey_from_file(t, "/nonexistent/key.pem");
+	ck_assert_ptr_null(t->opt.auth_private_key);
+	/* a users file without a key: refused, never "no authentication" */
+	ck_assert_int_eq(auth_server_check(t), -1);
+	ck_assert_int_eq(iperf_get_test_errno(t), IESETSERVERAUTH);
+	iperf_set_test_server_skew_threshold(t, 30);
+	ck_assert_int_eq(t->opt.auth_skew_threshold_s, 30);
+}
+END_TEST
+
 /* ---- callbacks ------------------------------------------------------------ */
 
 static int finish_calls;
@@ -618,6 +643,7 @@ make_suite(void)
 	tcase_add_test(tc, unit_format_is_not_validated);
 	tcase_add_test(tc, set_state_sets_the_state);
 	tcase_add_test(tc, protocols_by_id);
+	tcase_add_test(tc, auth_setters_refuse_half_a_configuration);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("output");
