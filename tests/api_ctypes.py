@@ -171,6 +171,77 @@ def against(lib, name, argv):
                 proc.wait()
 
 
+def auth_case(lib, ours):
+    """Credentials set through the API (the key as base64 of its PEM
+    text) against our server with a key and a users file."""
+    import base64
+    import hashlib
+    import shutil
+    import tempfile
+    if not shutil.which("openssl"):
+        print("note: no openssl command, authentication not tried")
+        return
+    d = tempfile.mkdtemp()
+    try:
+        key, pub = os.path.join(d, "k.pem"), os.path.join(d, "p.pem")
+        users = os.path.join(d, "users.csv")
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt",
+                        "rsa_keygen_bits:2048", "-out", key], check=True,
+                       capture_output=True)
+        subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out",
+                        pub], check=True, capture_output=True)
+        with open(users, "w") as f:
+            f.write("alice,%s\n" % hashlib.sha256(b"{alice}s3cret").hexdigest())
+        with open(pub, "rb") as f:
+            pub_b64 = base64.b64encode(f.read())
+        l = lib.lib
+        for name in ("iperf_set_test_client_username",
+                     "iperf_set_test_client_password",
+                     "iperf_set_test_client_rsa_pubkey"):
+            getattr(l, name).argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+        for pwd, want in ((b"s3cret", 0), (b"wrong", 142)):
+            port = free_port()
+            proc = subprocess.Popen([ours, "-s", "-p", str(port),
+                                     "--rsa-private-key-path", key,
+                                     "--authorized-users-path", users],
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            try:
+                if not wait_listening(port, proc):
+                    check(False, "auth server listening")
+                    continue
+                t = l.iperf_new_test()
+                l.iperf_defaults(t)
+                l.iperf_set_test_role(t, b"c")
+                l.iperf_set_test_server_hostname(t, b"127.0.0.1")
+                l.iperf_set_test_server_port(t, port)
+                l.iperf_set_test_duration(t, 1)
+                l.iperf_set_test_json_output(t, 1)
+                l.iperf_set_test_client_username(t, b"alice")
+                l.iperf_set_test_client_password(t, pwd)
+                l.iperf_set_test_client_rsa_pubkey(t, pub_b64)
+                sys.stdout.flush()
+                saved = os.dup(1)
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, 1)
+                try:
+                    rc = l.iperf_run_client(t)
+                finally:
+                    os.dup2(saved, 1)
+                    os.close(saved)
+                    os.close(devnull)
+                err = l.iperf_get_test_errno(t)
+                l.iperf_free_test(t)
+                check(err == want and (rc == 0) == (want == 0),
+                      "auth through the API, password %s: rc %d errno %d"
+                      % (pwd.decode(), rc, err))
+            finally:
+                proc.kill()
+                proc.wait()
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def main():
     so, ours = sys.argv[1], sys.argv[2]
     stock = sys.argv[3] if len(sys.argv) > 3 else ""
@@ -183,6 +254,8 @@ def main():
         against(lib, "stock", [stock])
     else:
         print("note: no stock iperf3, its server not tried")
+
+    auth_case(lib, ours)
 
     # A refused connection.
     s = socket.socket()
