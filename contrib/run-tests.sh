@@ -14,6 +14,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs" || exit 1
 make -s -j"$jobs" check
 status=$?
+make -s check-headers || status=1
 # Cross builds under qemu and the big-endian unit suites: in CI (or when
 # asked), after the main suite so they do not load its timing tests.
 if [ "${CI:-}" = true ] || [ "${IPERF3_CROSS:-}" = 1 ]; then

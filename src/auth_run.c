@@ -100,8 +100,10 @@ auth_server_check(struct iperf_test *test)
 	size_t len = 0;
 	char *users;
 
-	if (o->auth_private_key == NULL || o->auth_users_path == NULL)
+	if (o->auth_private_key == NULL && o->auth_users_path == NULL)
 		return 0; /* not configured: a token is ignored */
+	if (o->auth_private_key == NULL || o->auth_users_path == NULL)
+		return iperf_fail(test, IESETSERVERAUTH, 0); /* half set (API) */
 	users = read_users(o->auth_users_path, &len);
 	r = auth_token_verify(o->auth_private_key, padding_of(test),
 	    test->settings.authtoken, users, len, (int64_t)time(NULL),

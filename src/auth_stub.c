@@ -7,19 +7,23 @@
 
 #include "auth.h"
 #include "iperf.h"
+#include "iperf_error.h"
 #include "banned.h"
 
 int
 auth_client_token(struct iperf_test *test)
 {
-	(void)test;
+	/* Only the library's setters can ask for it: refuse. */
+	if (test->opt.auth_username != NULL)
+		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	return 0;
 }
 
 int
 auth_server_check(struct iperf_test *test)
 {
-	(void)test;
+	if (test->opt.auth_users_path != NULL)
+		return iperf_fail(test, IESETSERVERAUTH, 0);
 	return 0;
 }
 

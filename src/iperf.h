@@ -142,6 +142,8 @@ struct iperf_local {
 	double bitrate_limit_interval;
 	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
 	char *diskfile_name;
+	char *tmp_template;   /* -Z buffer file (mkstemp template), or NULL */
+	int bitrate_limit_samples; /* samples per averaging interval, 0 auto */
 
 	/* ---- added by the command line (options*.c); freed by options_free() */
 	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */

@@ -33,18 +33,18 @@ iperf_new_test(void)
 	struct iperf_test *test = calloc(1, sizeof(*test));
 
 	if (test == NULL) {
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	if (pthread_mutex_init(&test->limit_lock, NULL) != 0) {
 		free(test);
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	if (pthread_mutex_init(&test->print_lock, NULL) != 0) {
 		pthread_mutex_destroy(&test->limit_lock);
 		free(test);
-		i_errno = IENEWTEST;
+		error_publish(IENEWTEST);
 		return NULL;
 	}
 	test->outfile = stdout;
@@ -54,7 +54,7 @@ iperf_new_test(void)
 	test->wake_rd = test->wake_wr = -1;
 	test->settings.server_affinity = -1;
 	test->opt.affinity = -1;
-	i_errno = IENONE;
+	error_publish(IENONE);
 	return test;
 }
 
@@ -82,10 +82,10 @@ iperf_defaults(struct iperf_test *test)
 	o->connect_timeout_ms = -1;
 	o->rcv_timeout_ms = DEFAULT_NO_MSG_RCVD_TIMEOUT;
 	o->bitrate_limit_interval = 5.0;
-	test->on_new_stream = NULL;
-	test->on_test_start = NULL;
-	test->on_connect = NULL;
-	test->on_test_finish = NULL;
+	test->on_new_stream = iperf_on_new_stream;
+	test->on_test_start = iperf_on_test_start;
+	test->on_connect = iperf_on_connect;
+	test->on_test_finish = iperf_on_test_finish;
 	report_select(test);
 	return 0;
 }
@@ -173,7 +173,7 @@ iperf_reset_test(struct iperf_test *test)
 		s->server_affinity = -1;
 		test->proto = &proto_tcp;
 	}
-	i_errno = IENONE;
+	error_publish(IENONE);
 }
 
 void
@@ -203,6 +203,7 @@ iperf_free_test(struct iperf_test *test)
 	free(test->opt.logfile);
 	free(test->opt.timestamp_format);
 	free(test->opt.diskfile_name);
+	free(test->opt.tmp_template);
 	if (test->own_outfile && test->outfile != NULL)
 		fclose(test->outfile);
 	pthread_mutex_destroy(&test->limit_lock);
@@ -210,12 +211,20 @@ iperf_free_test(struct iperf_test *test)
 	free(test);
 }
 
+/* getopt_long() keeps its state in process globals (optind, optarg...):
+ * one parse at a time, whichever thread asks. */
+static pthread_mutex_t getopt_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int
 iperf_parse_arguments(struct iperf_test *test, int argc, char **argv)
 {
 	enum options_action action = OPTIONS_RUN;
+	int rc;
 
-	if (options_parse(test, argc, argv, &action) == -1)
+	pthread_mutex_lock(&getopt_lock);
+	rc = options_parse(test, argc, argv, &action);
+	pthread_mutex_unlock(&getopt_lock);
+	if (rc == -1)
 		return test_api_fail(test);
 	switch (action) {
 	case OPTIONS_HELP:
@@ -275,24 +284,8 @@ iperf_run_server(struct iperf_test *test)
 	int rc = server_run(test);
 
 	if (rc < 0)
-		i_errno = test->err.code;
+		(void)test_api_fail(test);
 	return rc;
-}
-
-void
-iperf_err(struct iperf_test *test, const char *fmt, ...)
-{
-	char msg[1000];
-	va_list ap;
-
-	va_start(ap, fmt);
-	(void)vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (test == NULL) {
-		(void)fprintf(stderr, "iperf3: %s\n", msg);
-		return;
-	}
-	test->reporter->error(test, msg);
 }
 
 void
@@ -322,14 +315,6 @@ int
 iperf_get_test_interrupt_signal(struct iperf_test *test)
 {
 	return test->interrupt_sig;
-}
-
-char *
-iperf_get_iperf_version(void)
-{
-	static char version[] = IPERF_VERSION_COMPAT;
-
-	return version;
 }
 
 void

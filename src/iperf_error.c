@@ -21,6 +21,16 @@ int i_errno;
  * iperf_strerror(IEUNITVAL) can quote it as upstream does. */
 static _Thread_local char last_arg[128];
 
+void
+error_publish(int code)
+{
+	__atomic_store_n(&i_errno, code, __ATOMIC_RELAXED);
+}
+
+/* Upstream's pointer to the text of the latest IEUNITVAL (it points into
+ * the buffer of the thread that failed). */
+const char *errarg;
+
 /* Suffixes: ": " and then strerror(errno) if errno != 0 (SFX_ALWAYS); the
  * same, or gai_strerror() of a pending resolver error (SFX_GAI). */
 #define SFX_NONE 0
@@ -253,5 +263,6 @@ iperf_fail_arg(struct iperf_test *test, int code, const char *arg)
 	test->err.gai_error = 0;
 	str_copy(test->err.arg, arg != NULL ? arg : "", sizeof(test->err.arg));
 	str_copy(last_arg, test->err.arg, sizeof(last_arg));
+	__atomic_store_n(&errarg, (const char *)last_arg, __ATOMIC_RELAXED);
 	return -1;
 }

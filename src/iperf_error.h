@@ -21,6 +21,10 @@ int iperf_fail_net(struct iperf_test *test, int code, int gai_error);
 /* Same, for IEUNITVAL with the offending text. */
 int iperf_fail_arg(struct iperf_test *test, int code, const char *arg);
 
+/* Set the process-wide i_errno (a relaxed atomic store: tests in several
+ * threads may fail at once; the value is one of theirs). */
+void error_publish(int code);
+
 /* Format an error state as iperf3 prints it after "error - ". */
 void iperf_error_format(const struct iperf_err_state *e, char *buf,
     size_t len);

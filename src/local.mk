@@ -7,6 +7,10 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/iperf_api.h \
 	%reldir%/iperf_api.c \
 	%reldir%/iperf_accessors.c \
+	%reldir%/iperf_setters.c \
+	%reldir%/iperf_auth_api.c \
+	%reldir%/iperf_output.c \
+	%reldir%/iperf_stages.c \
 	%reldir%/iperf_pidfile.c \
 	%reldir%/iperf_error.c %reldir%/iperf_error.h \
 	%reldir%/iperf_time.c %reldir%/iperf_time.h \

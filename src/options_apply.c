@@ -219,7 +219,7 @@ opt_apply_bind_dev(struct iperf_test *test, const char *arg)
 }
 
 static int
-set_protocol(struct iperf_test *test, int id)
+select_protocol(struct iperf_test *test, int id)
 {
 	const struct iperf_proto_ops *p = proto_find(id);
 
@@ -234,14 +234,14 @@ int
 opt_apply_udp(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	return set_protocol(test, Pudp);
+	return select_protocol(test, Pudp);
 }
 
 int
 opt_apply_sctp(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	return set_protocol(test, Psctp);
+	return select_protocol(test, Psctp);
 }
 
 /* -b rate[/burst]: the burst count is checked before the rate. */

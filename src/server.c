@@ -397,7 +397,7 @@ server_announce(struct iperf_test *test)
 		test->reporter->server_listening(test);
 }
 
-static int
+int
 server_listen(struct iperf_test *test)
 {
 	int gai = 0;

@@ -161,6 +161,8 @@ arm_rate_timer(struct iperf_test *test)
 	if (test->opt.bitrate_limit == 0)
 		return 0;
 	n = (win_us + SERVER_RATE_SAMPLE_US - 1) / SERVER_RATE_SAMPLE_US;
+	if (test->opt.bitrate_limit_samples > 0) /* set through the API */
+		n = (uint64_t)test->opt.bitrate_limit_samples;
 	period = win_us / (n > 0 ? n : 1);
 	ratewin_init(&test->rate_window, win_us, period / 2);
 	(void)ratewin_add(&test->rate_window, evloop_now(test->loop),

@@ -368,3 +368,29 @@ stream_stop_workers(struct iperf_test *test, int shut)
 		sp->thread_started = 0;
 	}
 }
+
+ssize_t
+stream_step(struct iperf_stream *sp)
+{
+	ssize_t n;
+	int ready;
+
+	if (sp->sender) {
+		ready = stream_io_next(sp);
+		if (ready <= 0)
+			return ready == 0 ? 0 :
+			    iperf_fail(sp->test, IEFILE, errno);
+		n = sp->test->proto->send(sp);
+		if (n < 0)
+			return iperf_fail(sp->test, IESTREAMWRITE, errno);
+		if (n > 0)
+			worker_count_sent(sp, (size_t)n);
+		return n;
+	}
+	n = sp->test->proto->recv(sp);
+	if (n < 0)
+		return iperf_fail(sp->test, IESTREAMREAD, errno);
+	if (n > 0 && stream_io_store(sp, (size_t)n) == -1)
+		return iperf_fail(sp->test, IEFILE, errno);
+	return n;
+}

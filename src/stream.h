@@ -139,6 +139,11 @@ void stream_signal_stop(struct iperf_test *test);
 /* Ask workers to stop, wake them (shutdown), join them. */
 void stream_stop_workers(struct iperf_test *test, int shut);
 
+/* One unpaced block in the stream's direction, in the calling thread
+ * (the public iperf_send_mt/iperf_recv_mt): bytes moved, 0 at the end,
+ * -1 with the error recorded on the test.  Not while workers run. */
+ssize_t stream_step(struct iperf_stream *sp);
+
 /* Copy the live counters out under the lock. */
 void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
 

@@ -63,12 +63,15 @@ temp_dir(void)
 static int
 map_temp_file(struct iperf_stream *sp, size_t len)
 {
+	const char *tmpl = sp->test->opt.tmp_template;
 	char path[PATH_MAX];
 	void *p;
-	int fd, err;
+	int fd, err, n;
 
-	if (snprintf(path, sizeof(path), "%s/iperf3.XXXXXX", temp_dir()) >=
-	    (int)sizeof(path)) {
+	/* iperf_set_test_template() names the file; else $TMPDIR... */
+	n = tmpl != NULL ? snprintf(path, sizeof(path), "%s", tmpl) :
+	    snprintf(path, sizeof(path), "%s/iperf3.XXXXXX", temp_dir());
+	if (n < 0 || n >= (int)sizeof(path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}

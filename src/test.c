@@ -233,7 +233,9 @@ test_cancel_timers(struct iperf_test *test)
 int
 test_api_fail(struct iperf_test *test)
 {
-	i_errno = test->err.code;
+	error_publish(test->err.code);
+	/* iperf_strerror(i_errno) right after the call shows the cause. */
+	errno = test->err.sys_errno;
 	return -1;
 }
 

@@ -13,7 +13,8 @@ CHECK_SUITES = \
 	%reldir%/check_stream_io \
 	%reldir%/check_sctp \
 	%reldir%/check_report \
-	%reldir%/check_auth
+	%reldir%/check_auth \
+	%reldir%/check_api
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -67,6 +68,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_auth_CFLAGS = $(SUITE_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_check_auth_LDADD = $(SUITE_LDADD) $(OPENSSL_LIBS)
 %canon_reldir%_check_auth_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_api_SOURCES = %reldir%/check_api.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_api_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_api_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_api_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
@@ -80,14 +85,25 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_report_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 endif
 
+# libiperf through its public API only (threads in one process).
+check_PROGRAMS += %reldir%/api_threads
+TESTS += %reldir%/api_threads
+%canon_reldir%_api_threads_SOURCES = %reldir%/api_threads.c
+%canon_reldir%_api_threads_CPPFLAGS = -I$(top_srcdir)/src
+%canon_reldir%_api_threads_LDADD = src/libiperf.la
+
 # Shell tests run with the build tree's programs.
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
-	srcdir='$(srcdir)/tests'; export top_builddir top_srcdir srcdir;
+	srcdir='$(srcdir)/tests'; MAKE='$(MAKE)'; CC='$(CC)'; \
+	export top_builddir top_srcdir srcdir MAKE CC;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
-	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test
-EXTRA_DIST += %reldir%/auth.test %reldir%/auth.py \
+	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
+	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test
+EXTRA_DIST += %reldir%/abi.test %reldir%/api_symbols.py \
+	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
+	%reldir%/auth.test %reldir%/auth.py \
 	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
