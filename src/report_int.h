@@ -23,6 +23,15 @@ struct cJSON *report_json_end(struct iperf_test *test);
 struct cJSON *report_json_connected(const struct iperf_stream *sp);
 struct cJSON *report_json_test_start(const struct iperf_test *test);
 
+/* Add a member; an allocation failure sets *err (never cleared here).
+ * attach takes ownership of child (freed when it cannot be added). */
+void report_json_num(struct cJSON *o, const char *key, double v, int *err);
+void report_json_flag(struct cJSON *o, const char *key, int v, int *err);
+void report_json_str(struct cJSON *o, const char *key, const char *v,
+    int *err);
+void report_json_attach(struct cJSON *parent, const char *key,
+    struct cJSON *child, int *err);
+
 /* Wall-clock time of the test's start (taken once, then remembered). */
 void report_wall_time(struct iperf_test *test, time_t *secs, uint64_t *ms);
 /* "iperf 3.21" */

@@ -17,26 +17,37 @@
 #include "stream.h"
 #include "banned.h"
 
-/* Builders record an allocation failure in *err and carry on. */
-static void
-num(cJSON *o, const char *key, double v, int *err)
+/* Builders record an allocation failure in *err and carry on (shared
+ * with report_json_end.c through report_int.h). */
+void
+report_json_num(cJSON *o, const char *key, double v, int *err)
 {
 	if (o == NULL || cJSON_AddNumberToObject(o, key, v) == NULL)
 		*err = 1;
 }
 
-static void
-flag(cJSON *o, const char *key, int v, int *err)
+void
+report_json_flag(cJSON *o, const char *key, int v, int *err)
 {
 	if (o == NULL || cJSON_AddBoolToObject(o, key, v != 0) == NULL)
 		*err = 1;
 }
 
-static void
-str(cJSON *o, const char *key, const char *v, int *err)
+void
+report_json_str(cJSON *o, const char *key, const char *v, int *err)
 {
 	if (o == NULL || cJSON_AddStringToObject(o, key, v) == NULL)
 		*err = 1;
+}
+
+void
+report_json_attach(cJSON *parent, const char *key, cJSON *child, int *err)
+{
+	if (child == NULL || parent == NULL ||
+	    !cJSON_AddItemToObject(parent, key, child)) {
+		cJSON_Delete(child);
+		*err = 1;
+	}
 }
 
 static cJSON *
@@ -64,11 +75,11 @@ report_json_connected(const struct iperf_stream *sp)
 
 	net_format_addr(&sp->local_addr, lhost, sizeof(lhost), &lport);
 	net_format_addr(&sp->remote_addr, rhost, sizeof(rhost), &rport);
-	num(o, "socket", sp->socket, &err);
-	str(o, "local_host", lhost, &err);
-	num(o, "local_port", lport, &err);
-	str(o, "remote_host", rhost, &err);
-	num(o, "remote_port", rport, &err);
+	report_json_num(o, "socket", sp->socket, &err);
+	report_json_str(o, "local_host", lhost, &err);
+	report_json_num(o, "local_port", lport, &err);
+	report_json_str(o, "remote_host", rhost, &err);
+	report_json_num(o, "remote_port", rport, &err);
 	return finish(o, err);
 }
 
@@ -79,22 +90,22 @@ report_json_test_start(const struct iperf_test *test)
 	cJSON *o = cJSON_CreateObject();
 	int err = 0;
 
-	str(o, "protocol", test->proto != NULL ? test->proto->name : "TCP",
+	report_json_str(o, "protocol", test->proto != NULL ? test->proto->name : "TCP",
 	    &err);
-	num(o, "num_streams", s->num_streams, &err);
-	num(o, "blksize", s->blksize, &err);
-	num(o, "omit", s->omit, &err);
-	num(o, "duration", s->duration, &err);
-	num(o, "bytes", (double)s->bytes, &err);
-	num(o, "blocks", (double)s->blocks, &err);
-	num(o, "reverse", s->reverse ? 1 : 0, &err);
-	num(o, "tos", s->tos, &err);
-	num(o, "target_bitrate", (double)s->rate, &err);
-	num(o, "bidir", s->bidirectional ? 1 : 0, &err);
-	num(o, "fqrate", (double)s->fqrate, &err);
-	num(o, "interval", test->opt.stats_interval, &err);
-	num(o, "gso", s->gso ? 1 : 0, &err);
-	num(o, "gro", s->gro ? 1 : 0, &err);
+	report_json_num(o, "num_streams", s->num_streams, &err);
+	report_json_num(o, "blksize", s->blksize, &err);
+	report_json_num(o, "omit", s->omit, &err);
+	report_json_num(o, "duration", s->duration, &err);
+	report_json_num(o, "bytes", (double)s->bytes, &err);
+	report_json_num(o, "blocks", (double)s->blocks, &err);
+	report_json_num(o, "reverse", s->reverse ? 1 : 0, &err);
+	report_json_num(o, "tos", s->tos, &err);
+	report_json_num(o, "target_bitrate", (double)s->rate, &err);
+	report_json_num(o, "bidir", s->bidirectional ? 1 : 0, &err);
+	report_json_num(o, "fqrate", (double)s->fqrate, &err);
+	report_json_num(o, "interval", test->opt.stats_interval, &err);
+	report_json_num(o, "gso", s->gso ? 1 : 0, &err);
+	report_json_num(o, "gro", s->gro ? 1 : 0, &err);
 	return finish(o, err);
 }
 
@@ -107,20 +118,20 @@ interval_times(cJSON *o, const struct interval_result *ir, double bytes,
 {
 	double secs = (double)ir->seconds;
 
-	num(o, "start", ir->start, err);
-	num(o, "end", ir->end, err);
-	num(o, "seconds", secs, err);
-	num(o, "bytes", bytes, err);
-	num(o, "bits_per_second", bits_per_second(bytes, secs), err);
+	report_json_num(o, "start", ir->start, err);
+	report_json_num(o, "end", ir->end, err);
+	report_json_num(o, "seconds", secs, err);
+	report_json_num(o, "bytes", bytes, err);
+	report_json_num(o, "bits_per_second", bits_per_second(bytes, secs), err);
 }
 
 static void
 loss_keys(cJSON *o, double jitter_s, int64_t lost, int64_t packets, int *err)
 {
-	num(o, "jitter_ms", jitter_s * 1000.0, err);
-	num(o, "lost_packets", (double)lost, err);
-	num(o, "packets", (double)packets, err);
-	num(o, "lost_percent", report_loss_percent(lost, packets), err);
+	report_json_num(o, "jitter_ms", jitter_s * 1000.0, err);
+	report_json_num(o, "lost_packets", (double)lost, err);
+	report_json_num(o, "packets", (double)packets, err);
+	report_json_num(o, "lost_percent", report_loss_percent(lost, packets), err);
 }
 
 static cJSON *
@@ -130,23 +141,23 @@ interval_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	cJSON *o = cJSON_CreateObject();
 	int err = 0;
 
-	num(o, "socket", sp->socket, &err);
+	report_json_num(o, "socket", sp->socket, &err);
 	interval_times(o, ir, (double)ir->bytes, &err);
 	if (report_is_datagram(test) && sp->sender) {
-		num(o, "packets", (double)ir->packets, &err);
+		report_json_num(o, "packets", (double)ir->packets, &err);
 	} else if (report_is_datagram(test)) {
 		loss_keys(o, ir->jitter, ir->lost, (int64_t)ir->packets, &err);
 	} else if (report_stream_has_retr(test, sp)) {
-		num(o, "retransmits", (double)ir->retransmits, &err);
-		num(o, "snd_cwnd", (double)ir->snd_cwnd, &err);
-		num(o, "snd_wnd", (double)ir->snd_wnd, &err);
-		num(o, "rtt", (double)ir->rtt, &err);
-		num(o, "rttvar", (double)ir->rttvar, &err);
-		num(o, "pmtu", (double)ir->pmtu, &err);
-		num(o, "reorder", (double)ir->reorder, &err);
+		report_json_num(o, "retransmits", (double)ir->retransmits, &err);
+		report_json_num(o, "snd_cwnd", (double)ir->snd_cwnd, &err);
+		report_json_num(o, "snd_wnd", (double)ir->snd_wnd, &err);
+		report_json_num(o, "rtt", (double)ir->rtt, &err);
+		report_json_num(o, "rttvar", (double)ir->rttvar, &err);
+		report_json_num(o, "pmtu", (double)ir->pmtu, &err);
+		report_json_num(o, "reorder", (double)ir->reorder, &err);
 	}
-	flag(o, "omitted", ir->omitted, &err);
-	flag(o, "sender", sp->sender, &err);
+	report_json_flag(o, "omitted", ir->omitted, &err);
+	report_json_flag(o, "sender", sp->sender, &err);
 	return finish(o, err);
 }
 
@@ -194,13 +205,13 @@ interval_sum(const struct iperf_test *test, int g)
 	interval_totals(test, g, &t);
 	interval_times(o, ir, t.bytes, &err);
 	if (report_is_datagram(test) && sends)
-		num(o, "packets", (double)t.packets, &err);
+		report_json_num(o, "packets", (double)t.packets, &err);
 	else if (report_is_datagram(test))
 		loss_keys(o, t.jitter, t.lost, t.packets, &err);
 	else if (first != NULL && report_stream_has_retr(test, first))
-		num(o, "retransmits", (double)t.retransmits, &err);
-	flag(o, "omitted", ir->omitted, &err);
-	flag(o, "sender", sends, &err);
+		report_json_num(o, "retransmits", (double)t.retransmits, &err);
+	report_json_flag(o, "omitted", ir->omitted, &err);
+	report_json_flag(o, "sender", sends, &err);
 	return finish(o, err);
 }
 

@@ -17,30 +17,6 @@
 #include "stream.h"
 #include "banned.h"
 
-static void
-num(cJSON *o, const char *key, double v, int *err)
-{
-	if (o == NULL || cJSON_AddNumberToObject(o, key, v) == NULL)
-		*err = 1;
-}
-
-static void
-flag(cJSON *o, const char *key, int v, int *err)
-{
-	if (o == NULL || cJSON_AddBoolToObject(o, key, v != 0) == NULL)
-		*err = 1;
-}
-
-static void
-attach(cJSON *parent, const char *key, cJSON *child, int *err)
-{
-	if (child == NULL || parent == NULL ||
-	    !cJSON_AddItemToObject(parent, key, child)) {
-		cJSON_Delete(child);
-		*err = 1;
-	}
-}
-
 static double
 bits_per_second(double bytes, double seconds)
 {
@@ -52,11 +28,11 @@ static void
 span(cJSON *o, double end, double seconds, uint64_t bytes, double rate_time,
     int *err)
 {
-	num(o, "start", 0, err);
-	num(o, "end", end, err);
-	num(o, "seconds", seconds, err);
-	num(o, "bytes", (double)bytes, err);
-	num(o, "bits_per_second", bits_per_second((double)bytes, rate_time),
+	report_json_num(o, "start", 0, err);
+	report_json_num(o, "end", end, err);
+	report_json_num(o, "seconds", seconds, err);
+	report_json_num(o, "bytes", (double)bytes, err);
+	report_json_num(o, "bits_per_second", bits_per_second((double)bytes, rate_time),
 	    err);
 }
 
@@ -73,13 +49,13 @@ tcpinfo_keys(cJSON *o, const struct iperf_stream *sp, int64_t retr, int *err)
 {
 	int have = sp->rtt_samples > 0;
 
-	num(o, "retransmits", (double)retr, err);
-	num(o, "reorder", (double)sp->reorder, err);
-	num(o, "max_snd_cwnd", (double)sp->max_snd_cwnd, err);
-	num(o, "max_snd_wnd", (double)sp->max_snd_wnd, err);
-	num(o, "max_rtt", (double)sp->max_rtt, err);
-	num(o, "min_rtt", have ? (double)sp->min_rtt : 0.0, err);
-	num(o, "mean_rtt", have ? (double)(sp->rtt_sum / sp->rtt_samples) : 0.0,
+	report_json_num(o, "retransmits", (double)retr, err);
+	report_json_num(o, "reorder", (double)sp->reorder, err);
+	report_json_num(o, "max_snd_cwnd", (double)sp->max_snd_cwnd, err);
+	report_json_num(o, "max_snd_wnd", (double)sp->max_snd_wnd, err);
+	report_json_num(o, "max_rtt", (double)sp->max_rtt, err);
+	report_json_num(o, "min_rtt", have ? (double)sp->min_rtt : 0.0, err);
+	report_json_num(o, "mean_rtt", have ? (double)(sp->rtt_sum / sp->rtt_samples) : 0.0,
 	    err);
 }
 
@@ -90,12 +66,12 @@ diskfile(const struct iperf_test *test, const struct report_end *e, int *err)
 	cJSON *o = cJSON_CreateObject();
 	double size = (double)report_diskfile_size(test);
 
-	num(o, "sent", (double)e->sent_bytes, err);
-	num(o, "received", (double)e->rcvd_bytes, err);
-	num(o, "size", size, err);
-	num(o, "percent_sent", report_file_percent((double)e->sent_bytes,
+	report_json_num(o, "sent", (double)e->sent_bytes, err);
+	report_json_num(o, "received", (double)e->rcvd_bytes, err);
+	report_json_num(o, "size", size, err);
+	report_json_num(o, "percent_sent", report_file_percent((double)e->sent_bytes,
 	    size), err);
-	num(o, "percent_received", report_file_percent((double)e->rcvd_bytes,
+	report_json_num(o, "percent_received", report_file_percent((double)e->rcvd_bytes,
 	    size), err);
 	if (o == NULL || cJSON_AddStringToObject(o, "filename",
 	    test->opt.diskfile_name) == NULL)
@@ -112,22 +88,22 @@ tcp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 
 	report_end_stream(test, sp, &e);
 	snd = cJSON_CreateObject();
-	num(snd, "socket", sp->socket, err);
+	report_json_num(snd, "socket", sp->socket, err);
 	span(snd, e.sender_time, e.sender_time, e.sent_bytes, e.sender_time,
 	    err);
 	if (has_retr_keys(test))
 		tcpinfo_keys(snd, sp, e.retransmits, err);
-	flag(snd, "sender", sp->sender, err);
-	attach(o, "sender", snd, err);
+	report_json_flag(snd, "sender", sp->sender, err);
+	report_json_attach(o, "sender", snd, err);
 	if (test->opt.diskfile_name != NULL)
-		attach(o, "diskfile", diskfile(test, &e, err), err);
+		report_json_attach(o, "diskfile", diskfile(test, &e, err), err);
 	rcv = cJSON_CreateObject();
-	num(rcv, "socket", sp->socket, err);
+	report_json_num(rcv, "socket", sp->socket, err);
 	/* Quirk: "seconds" is the first stream's local time. */
 	span(rcv, e.receiver_time, first_local_time, e.rcvd_bytes,
 	    e.receiver_time, err);
-	flag(rcv, "sender", sp->sender, err);
-	attach(o, "receiver", rcv, err);
+	report_json_flag(rcv, "sender", sp->sender, err);
+	report_json_attach(o, "receiver", rcv, err);
 	return o;
 }
 
@@ -139,15 +115,15 @@ udp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	struct report_end e;
 
 	report_end_stream(test, sp, &e);
-	num(u, "socket", sp->socket, err);
+	report_json_num(u, "socket", sp->socket, err);
 	span(u, e.sender_time, e.sender_time, e.sent_bytes, e.sender_time, err);
-	num(u, "jitter_ms", e.jitter * 1000.0, err);
-	num(u, "lost_packets", (double)e.lost, err);
-	num(u, "packets", (double)e.packets, err);
-	num(u, "lost_percent", report_loss_percent(e.lost, e.packets), err);
-	num(u, "out_of_order", (double)e.ooo, err);
-	flag(u, "sender", sp->sender, err);
-	attach(o, "udp", u, err);
+	report_json_num(u, "jitter_ms", e.jitter * 1000.0, err);
+	report_json_num(u, "lost_packets", (double)e.lost, err);
+	report_json_num(u, "packets", (double)e.packets, err);
+	report_json_num(u, "lost_percent", report_loss_percent(e.lost, e.packets), err);
+	report_json_num(u, "out_of_order", (double)e.ooo, err);
+	report_json_flag(u, "sender", sp->sender, err);
+	report_json_attach(o, "udp", u, err);
 	return o;
 }
 
@@ -167,7 +143,7 @@ end_streams(const struct iperf_test *test, cJSON *end, int *err)
 			*err = 1;
 		}
 	}
-	attach(end, "streams", arr, err);
+	report_json_attach(end, "streams", arr, err);
 }
 
 /* One UDP sum object: the common span, then the "loss" keys. */
@@ -186,11 +162,11 @@ udp_sum(const struct udp_sum_spec *u, int *err)
 	cJSON *o = cJSON_CreateObject();
 
 	span(o, u->end, u->end, u->bytes, u->rate_time, err);
-	num(o, "jitter_ms", u->jitter * 1000.0, err);
-	num(o, "lost_packets", (double)u->lost, err);
-	num(o, "packets", (double)u->packets, err);
-	num(o, "lost_percent", report_loss_percent(u->lost, u->packets), err);
-	flag(o, "sender", u->sender, err);
+	report_json_num(o, "jitter_ms", u->jitter * 1000.0, err);
+	report_json_num(o, "lost_packets", (double)u->lost, err);
+	report_json_num(o, "packets", (double)u->packets, err);
+	report_json_num(o, "lost_percent", report_loss_percent(u->lost, u->packets), err);
+	report_json_flag(o, "sender", u->sender, err);
 	return o;
 }
 
@@ -209,15 +185,15 @@ udp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 		s.sender_time, s.jitter, s.lost, s.packets,
 		report_group_sends(test, g) };
 	(void)snprintf(key, sizeof(key), "sum%s", sfx);
-	attach(end, key, udp_sum(&u, err), err);
+	report_json_attach(end, key, udp_sum(&u, err), err);
 	u = (struct udp_sum_spec){ s.sender_time, s.sent_bytes, s.sender_time,
 		0.0, 0, s.sender_packets, 1 };
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
-	attach(end, key, udp_sum(&u, err), err);
+	report_json_attach(end, key, udp_sum(&u, err), err);
 	u = (struct udp_sum_spec){ s.receiver_time, s.rcvd_bytes,
 		s.receiver_time, s.jitter, s.lost, s.receiver_packets, 0 };
 	(void)snprintf(key, sizeof(key), "sum_received%s", sfx);
-	attach(end, key, udp_sum(&u, err), err);
+	report_json_attach(end, key, udp_sum(&u, err), err);
 }
 
 static void
@@ -233,16 +209,16 @@ tcp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	o = cJSON_CreateObject();
 	span(o, s.sender_time, s.sender_time, s.sent_bytes, s.sender_time, err);
 	if (report_group_has_retr(test, g))
-		num(o, "retransmits", (double)s.retransmits, err);
-	flag(o, "sender", sends, err);
+		report_json_num(o, "retransmits", (double)s.retransmits, err);
+	report_json_flag(o, "sender", sends, err);
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
-	attach(end, key, o, err);
+	report_json_attach(end, key, o, err);
 	o = cJSON_CreateObject();
 	span(o, s.receiver_time, s.receiver_time, s.rcvd_bytes,
 	    s.receiver_time, err);
-	flag(o, "sender", sends, err);
+	report_json_flag(o, "sender", sends, err);
 	(void)snprintf(key, sizeof(key), "sum_received%s", sfx);
-	attach(end, key, o, err);
+	report_json_attach(end, key, o, err);
 }
 
 static void
@@ -254,13 +230,13 @@ cpu_and_congestion(const struct iperf_test *test, cJSON *end, int *err)
 	int last = report_group_count(test) - 1;
 
 	report_remote_cpu(test, remote);
-	num(cpu, "host_total", test->cpu_util[0], err);
-	num(cpu, "host_user", test->cpu_util[1], err);
-	num(cpu, "host_system", test->cpu_util[2], err);
-	num(cpu, "remote_total", remote[0], err);
-	num(cpu, "remote_user", remote[1], err);
-	num(cpu, "remote_system", remote[2], err);
-	attach(end, "cpu_utilization_percent", cpu, err);
+	report_json_num(cpu, "host_total", test->cpu_util[0], err);
+	report_json_num(cpu, "host_user", test->cpu_util[1], err);
+	report_json_num(cpu, "host_system", test->cpu_util[2], err);
+	report_json_num(cpu, "remote_total", remote[0], err);
+	report_json_num(cpu, "remote_user", remote[1], err);
+	report_json_num(cpu, "remote_system", remote[2], err);
+	report_json_attach(end, "cpu_utilization_percent", cpu, err);
 	if (test->proto == NULL ||
 	    (test->proto->flags & PROTO_F_CONGESTION) == 0)
 		return;

@@ -11,23 +11,30 @@
 #include "tcp_info.h"
 #include "banned.h"
 
+/* The stream's clocks and retransmit baselines start again at now. */
+static void
+restart_clocks(struct iperf_stream *sp, uint64_t now_us)
+{
+	struct tcpinfo_snapshot ti;
+
+	sp->start_us = now_us;
+	sp->interval_start_us = now_us;
+	sp->last_sample_us = now_us;
+	if (tcp_info_read(sp->socket, &ti) == 0) {
+		sp->tcp_retrans_base_interval = ti.total_retrans;
+		sp->tcp_retrans_base_omit = ti.total_retrans;
+	}
+}
+
 void
 stats_start(struct iperf_test *test, uint64_t now_us)
 {
 	struct iperf_stream *sp;
 
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
-		struct tcpinfo_snapshot ti;
-
 		stream_snapshot(sp, &sp->base_interval);
 		sp->base_omit = sp->base_interval;
-		sp->start_us = now_us;
-		sp->interval_start_us = now_us;
-		sp->last_sample_us = now_us;
-		if (tcp_info_read(sp->socket, &ti) == 0) {
-			sp->tcp_retrans_base_interval = ti.total_retrans;
-			sp->tcp_retrans_base_omit = ti.total_retrans;
-		}
+		restart_clocks(sp, now_us);
 	}
 }
 
@@ -154,21 +161,13 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 	struct iperf_stream *sp;
 
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
-		struct tcpinfo_snapshot ti;
-
 		pthread_mutex_lock(&sp->lock);
 		if (test->proto->omit_reset != NULL)
 			test->proto->omit_reset(sp);
 		sp->base_omit = sp->live;
 		pthread_mutex_unlock(&sp->lock);
 		sp->base_interval = sp->base_omit;
-		sp->start_us = now_us;
-		sp->interval_start_us = now_us;
-		sp->last_sample_us = now_us;
-		if (tcp_info_read(sp->socket, &ti) == 0) {
-			sp->tcp_retrans_base_interval = ti.total_retrans;
-			sp->tcp_retrans_base_omit = ti.total_retrans;
-		}
+		restart_clocks(sp, now_us);
 	}
 }
 
