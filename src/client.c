@@ -398,11 +398,10 @@ client_check(struct iperf_test *test)
 		return;
 	}
 	now = evloop_now(test->loop);
-	/* Sending: a worker stuck in one send() for as long as the receive
-	 * timeout (the server stopped reading) ends the test. */
+	/* Sending: a worker stuck in one send() (the server stopped reading)
+	 * for the send-stall limit ends the test. */
 	if (test->mode != MODE_RECEIVER &&
-	    stream_any_send_stalled(test, now, (uint64_t)(test->opt.rcv_timeout_ms > 0 ?
-		test->opt.rcv_timeout_ms : DEFAULT_NO_MSG_RCVD_TIMEOUT) * 1000)) {
+	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
 		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
 		client_fail(test);
 		return;

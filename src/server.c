@@ -309,8 +309,8 @@ server_verbose_restart(struct iperf_test *test)
 /*
  * Watchdog, every second in every state but idle: no progress for
  * --rcv-timeout drops the client (IENOMSG), and so does a sender stuck in
- * one send() that long (IESTREAMWRITE, ETIMEDOUT: the client stopped
- * reading).  Progress is data received, a stream accepted, or a state
+ * one send() for the send-stall limit (IESTREAMWRITE, ETIMEDOUT: the
+ * client stopped reading; test_send_stall_limit_us).  Progress is data received, a stream accepted, or a state
  * change; bytes on the control connection are not (a client trickling
  * ignored state bytes must not hold the server; units in progress have
  * the limits of session.c).
@@ -337,7 +337,7 @@ server_check(struct iperf_test *test)
 	if (test->ctrl_activity_us > test->progress_us)
 		test->progress_us = test->ctrl_activity_us;
 	if (test->state == TEST_RUNNING && test->mode != MODE_RECEIVER &&
-	    stream_any_send_stalled(test, now, limit)) {
+	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
 		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
 		server_fail(test);
 		return;

@@ -280,3 +280,13 @@ test_tune_ctrl(struct iperf_test *test)
 		    ka.idle, ka.intvl, ka.cnt);
 	return 0;
 }
+
+uint64_t
+test_send_stall_limit_us(const struct iperf_test *test)
+{
+	int ms = test->opt.snd_timeout_ms > 0 ? test->opt.snd_timeout_ms :
+	    test->opt.rcv_timeout_ms > 0 ? test->opt.rcv_timeout_ms :
+					   DEFAULT_NO_MSG_RCVD_TIMEOUT;
+
+	return (uint64_t)ms * 1000;
+}

@@ -86,11 +86,14 @@ AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
-	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test
+	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
+	%reldir%/hostile_mass.test %reldir%/fault.test
 EXTRA_DIST += %reldir%/auth.test %reldir%/auth.py \
 	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
+	%reldir%/hostile_mass.test %reldir%/hostile_mass.py \
+	%reldir%/fault.test %reldir%/fault.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
