@@ -13,7 +13,8 @@ CHECK_SUITES = \
 	%reldir%/check_stream_io \
 	%reldir%/check_sctp \
 	%reldir%/check_report \
-	%reldir%/check_auth
+	%reldir%/check_auth \
+	%reldir%/check_bounds
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -67,6 +68,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_auth_CFLAGS = $(SUITE_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_check_auth_LDADD = $(SUITE_LDADD) $(OPENSSL_LIBS)
 %canon_reldir%_check_auth_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_bounds_SOURCES = %reldir%/check_bounds.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_bounds_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_bounds_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_bounds_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
