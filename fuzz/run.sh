@@ -24,9 +24,15 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-if [ $# -gt 0 ]; then
+case "${1:-}" in
+[0-9]*)
 	secs=$1
 	shift
+	;;
+*) secs= ;;
+esac
+if [ -n "$secs" ]; then
+	:
 elif [ -n "$runs" ]; then
 	secs=0
 else
