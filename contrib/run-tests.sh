@@ -38,7 +38,11 @@ if [ $robust = 1 ]; then
 		echo "== robustness job $job: $(($(date +%s) - t0)) s"
 	done
 fi
-logs=$(ls tests/*.log fuzz/*.log ci/*.log 2>/dev/null | grep -v 'test-suite\.log$')
+logs=
+for f in tests/*.log fuzz/*.log ci/*.log; do
+	case "$f" in *test-suite.log) continue ;; esac
+	[ -f "$f" ] && logs="$logs $f"
+done
 for f in $logs; do
 	echo "== $f"
 	grep -E '^[0-9]+%: Checks:|^(PASS|FAIL|SKIP):|^[0-9]+ passed, [0-9]+ failed$' "$f" || true
