@@ -2,8 +2,19 @@
 # Install what is missing, build with warnings as errors, and run the whole
 # test suite (Check unit suites, interop with the stock iperf3, CLI tests).
 # Prints every Check summary line and ends with "N passed, N failed".
+#
+# In CI (CI=true) or with IPERF3_ROBUST=1, the robustness jobs follow
+# (contrib/ci-robust.sh): the suite's core under ASan+UBSan, the Check
+# suites and fuzz replay under valgrind, and every libFuzzer target for
+# FUZZ_SECS (30) seconds; their logs (_build/ci/*.log) are counted too.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+robust=0
+if [ "${CI:-}" = true ] || [ "${IPERF3_ROBUST:-}" = 1 ]; then
+	robust=1
+	EXTRA_PKGS="${EXTRA_PKGS:-} clang libclang-rt-14-dev valgrind"
+	export EXTRA_PKGS
+fi
 sh contrib/deps.sh || exit 1
 ./bootstrap.sh || exit 1
 rm -rf _build
@@ -20,15 +31,26 @@ make -s check-headers || status=1
 if [ "${CI:-}" = true ] || [ "${IPERF3_CROSS:-}" = 1 ]; then
 	sh ../tests/cross.sh . > tests/cross.log 2>&1 || status=1
 fi
-for f in tests/*.log; do
-	case "$f" in tests/test-suite.log) continue ;; esac
+if [ $robust = 1 ]; then
+	rm -rf ci ../_asan ../_fuzz
+	for job in asan valgrind fuzz; do
+		t0=$(date +%s)
+		BUILD=$(pwd) sh ../contrib/ci-robust.sh $job || status=1
+		echo "== robustness job $job: $(($(date +%s) - t0)) s"
+	done
+fi
+logs=
+for f in tests/*.log fuzz/*.log ci/*.log; do
+	case "$f" in *test-suite.log) continue ;; esac
+	[ -f "$f" ] && logs="$logs $f"
+done
+for f in $logs; do
 	echo "== $f"
 	grep -E '^[0-9]+%: Checks:|^(PASS|FAIL|SKIP):|^[0-9]+ passed, [0-9]+ failed$' "$f" || true
 done
 passed=0
 failed=0
-for f in tests/*.log; do
-	case "$f" in tests/test-suite.log) continue ;; esac
+for f in $logs; do
 	checks=$(grep -E '^[0-9]+%: Checks:' "$f" | tail -1)
 	counts=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$f" | tail -1)
 	if [ -n "$checks" ]; then

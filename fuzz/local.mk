@@ -2,7 +2,8 @@
 # default, the same targets linked with a replay main that `make check`
 # runs over every corpus file.
 FUZZ_TARGETS = %reldir%/fuzz_units %reldir%/fuzz_params %reldir%/fuzz_results \
-	%reldir%/fuzz_ctrl %reldir%/fuzz_udp %reldir%/fuzz_options
+	%reldir%/fuzz_ctrl %reldir%/fuzz_udp %reldir%/fuzz_options \
+	%reldir%/fuzz_auth %reldir%/fuzz_users
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =
@@ -41,5 +42,13 @@ FUZZ_LIBS = src/libiperf_core.la
 %canon_reldir%_fuzz_options_CFLAGS = $(FUZZ_CC_FLAGS)
 %canon_reldir%_fuzz_options_LDADD = $(FUZZ_LIBS)
 %canon_reldir%_fuzz_options_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_auth_SOURCES = %reldir%/fuzz_auth.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_auth_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_auth_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_auth_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_users_SOURCES = %reldir%/fuzz_users.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_users_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_users_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_users_LDFLAGS = $(FUZZ_LINK_FLAGS)
 
 EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh

@@ -115,6 +115,7 @@ client_create_streams(struct iperf_test *test)
 }
 
 static void client_end_test(struct iperf_test *test);
+static void client_fail(struct iperf_test *test);
 
 static int
 end_cb(struct timer *t, uint64_t now_us, void *arg)
@@ -128,6 +129,21 @@ end_cb(struct timer *t, uint64_t now_us, void *arg)
 	return 0;
 }
 
+/* A timed test that has not finished IPERF_CLIENT_GRACE_S after its
+ * nominal end: the server stopped answering. */
+static int
+deadline_cb(struct timer *t, uint64_t now_us, void *arg)
+{
+	struct iperf_test *test = arg;
+
+	(void)t;
+	(void)now_us;
+	test->safety_timer = NULL;
+	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
+	client_fail(test);
+	return 0;
+}
+
 static int
 client_test_start(struct iperf_test *test)
 {
@@ -138,9 +154,13 @@ client_test_start(struct iperf_test *test)
 		return -1;
 	if (s->duration > 0) {
 		uint64_t d = (uint64_t)(s->duration + s->omit) * 1000000ULL;
+		uint64_t g = (uint64_t)IPERF_CLIENT_GRACE_S * 1000000ULL;
+
 		test->end_timer = evloop_add_timer_at(test->loop,
 		    test->start_us + d, 0, end_cb, test);
-		if (test->end_timer == NULL)
+		test->safety_timer = evloop_add_timer_at(test->loop,
+		    test->start_us + d + g, 0, deadline_cb, test);
+		if (test->end_timer == NULL || test->safety_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
 	if (test->on_test_start != NULL)
@@ -201,7 +221,7 @@ client_display_results(struct iperf_test *test)
 	test_close_stream_sockets(test);
 	if (session_send_state(test, IPERF_DONE) == -1)
 		return -1;
-	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US);
+	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US, IPERF_DRAIN_MAX_US);
 	if (test->on_test_finish != NULL)
 		test->on_test_finish(test);
 	client_finish(test);
@@ -265,7 +285,7 @@ static int
 client_peer_done(struct iperf_test *test)
 {
 	test->state = IPERF_DONE;
-	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US);
+	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US, IPERF_DRAIN_MAX_US);
 	client_finish(test);
 	return 0;
 }
@@ -377,10 +397,18 @@ client_check(struct iperf_test *test)
 		client_end_test(test);
 		return;
 	}
+	now = evloop_now(test->loop);
+	/* Sending: a worker stuck in one send() (the server stopped reading)
+	 * for the send-stall limit ends the test. */
+	if (test->mode != MODE_RECEIVER &&
+	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
+		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
+		client_fail(test);
+		return;
+	}
 	if (test->mode == MODE_SENDER || test->opt.rcv_timeout_ms <= 0)
 		return;
 	/* Receiving: no data for --rcv-timeout ends the test (IENOMSG). */
-	now = evloop_now(test->loop);
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 

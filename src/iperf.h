@@ -52,6 +52,31 @@ struct auth_key;
 #define IPERF_CTRL_FIRST_BYTE_US (10 * 1000000ULL)
 #define IPERF_CTRL_TOTAL_US (30 * 1000000ULL)
 #define IPERF_DRAIN_TIMEOUT_US (10 * 1000000ULL)
+/* The client drains a half-closed control connection for at most this
+ * long in all, however slowly the server trickles bytes. */
+#define IPERF_DRAIN_MAX_US (15 * 1000000ULL)
+/*
+ * Control-connection defaults that notice a vanished peer (a host that
+ * went away, a path that drops everything).  Applied when the user gave
+ * neither --cntl-ka (keepalive) nor --snd-timeout (TCP_USER_TIMEOUT):
+ * keepalive probes after 10 s of silence, every 5 s, 4 of them, and at
+ * most 30 s without an acknowledgement of what we sent (which also caps
+ * the keepalive wait: the connection fails 30 s after the last segment
+ * from the peer).  A healthy peer's kernel answers probes, so nothing
+ * changes for it; a stopped peer process is caught by the test timers.
+ */
+#define IPERF_CTRL_KA_IDLE_S 10
+#define IPERF_CTRL_KA_INTVL_S 5
+#define IPERF_CTRL_KA_CNT 4
+#define IPERF_CTRL_USER_TIMEOUT_MS 30000
+/* The client gives up on a timed test this long after its nominal end
+ * (time + omit): the server's safety timer (IPERF_SERVER_GRACE_S) fires
+ * first and its SERVER_ERROR 160 is what the user should see. */
+#define IPERF_CLIENT_GRACE_S (IPERF_SERVER_GRACE_S + 10)
+/* Workers are joined within this long of being asked to stop; a worker
+ * still blocked then has its socket shut down both ways, and after as
+ * long again it is cancelled. */
+#define IPERF_JOIN_GRACE_US (5 * 1000000ULL)
 #define IPERF_TIMESTAMP_DEFAULT "%c "
 #define IPERF_SERVER_OUTPUT_LINE_MAX 1024
 
@@ -136,6 +161,7 @@ struct iperf_local {
 	int connect_timeout_ms; /* -1 = OS default */
 	int rcv_timeout_ms;
 	int snd_timeout_ms;  /* 0 = unset */
+	int snd_timeout_set; /* --snd-timeout given (even 0) */
 	int idle_timeout_s;  /* 0 = none */
 	int max_server_duration_s;
 	uint64_t bitrate_limit;
@@ -240,7 +266,8 @@ struct iperf_test {
 	struct timer *end_timer;
 	struct timer *check_timer;
 	struct timer *ctrl_timer;
-	struct timer *safety_timer; /* server: duration / safety timer */
+	struct timer *safety_timer; /* server: duration / safety timer;
+				     * client: deadline of a timed test */
 	struct timer *rate_timer;   /* server: --server-bitrate-limit */
 	struct timer *idle_timer;   /* server: --idle-timeout */
 	struct ratewin rate_window; /* server: measured bit rate */
@@ -292,7 +319,7 @@ struct iperf_test {
 	signed char last_bad_state;
 	int final_collected;
 	struct pending_conn *pending; /* server: data connections awaiting cookies */
-	uint64_t progress_us;         /* server: last sign of life from the client */
+	uint64_t progress_us;         /* server: last progress of the client */
 	uint64_t ctrl_activity_us;    /* last control message we sent */
 	int capture_output; /* server: keep report lines for the client */
 	int header_printed;

@@ -207,6 +207,10 @@ listen_on(const struct addrinfo *ai, const struct listen_args *la)
 		goto out_close_fd;
 	if (la->type == SOCK_STREAM && listen(fd, SOMAXCONN) == -1)
 		goto out_close_fd;
+	/* A listener only ever accepts after select() said so, but the peer
+	 * may be gone by then: accept() must not block the loop. */
+	if (la->type == SOCK_STREAM && net_set_nonblocking(fd, 1) == -1)
+		goto out_close_fd;
 	return fd;
 out_close_fd:
 	saved = errno;

@@ -237,6 +237,7 @@ opt_apply_snd_timeout(struct iperf_test *test, const char *arg)
 	if (v < 0 || v > MAX_TIMEOUT_MS)
 		return iperf_fail(test, IESNDTIMEOUT, 0);
 	test->opt.snd_timeout_ms = v;
+	test->opt.snd_timeout_set = 1;
 	return 0;
 }
 

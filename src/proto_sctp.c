@@ -145,6 +145,12 @@ psctp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	} while (fd == -1 && errno == EINTR);
 	if (fd == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
+	/* Some systems pass the listener's O_NONBLOCK on: workers block. */
+	if (net_set_nonblocking(fd, 0) == -1) {
+		int err = errno;
+		close(fd);
+		return iperf_fail(test, IESTREAMACCEPT, err);
+	}
 	if (proto_def_sockopts(test, fd, ss.ss_family) == -1 ||
 	    psctp_own_opts(test, fd) == -1 ||
 	    proto_def_check_window(test, fd) == -1) {

@@ -139,11 +139,19 @@ await_reply(struct iperf_test *test, int fd)
 {
 	unsigned char buf[UDP_HELLO_LEN];
 	size_t seen = 0, limit = UDP_HELLO_LEN;
+	/* Each recv() waits at most UDP_HELLO_TIMEOUT_S (SO_RCVTIMEO); stray
+	 * datagrams cannot stretch the whole wait beyond that either. */
+	uint64_t deadline = iperf_time_now_us() +
+	    (uint64_t)UDP_HELLO_TIMEOUT_S * USEC_PER_SEC;
 
 	if (test->settings.reverse && !test->settings.bidirectional)
 		limit += 2 * (size_t)test->settings.blksize;
 	while (seen < limit) {
-		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		ssize_t n;
+
+		if (iperf_time_now_us() >= deadline)
+			return iperf_fail(test, IESTREAMREAD, ETIMEDOUT);
+		n = recv(fd, buf, sizeof(buf), 0);
 
 		if (n == -1 && errno == EINTR)
 			continue;

@@ -33,6 +33,8 @@
 
 /* How long the server waits for the client's FIN after a test. */
 #define SERVER_DRAIN_TIMEOUT_US (2 * 1000000ULL)
+/* ... and at most this long in all (a trickling client is cut off). */
+#define SERVER_DRAIN_MAX_US (4 * 1000000ULL)
 
 static void server_end(struct iperf_test *test);
 
@@ -304,7 +306,15 @@ server_verbose_restart(struct iperf_test *test)
 	test->reporter->error(test, msg);
 }
 
-/* Receive watchdog: no progress for --rcv-timeout drops the client. */
+/*
+ * Watchdog, every second in every state but idle: no progress for
+ * --rcv-timeout drops the client (IENOMSG), and so does a sender stuck in
+ * one send() for the send-stall limit (IESTREAMWRITE, ETIMEDOUT: the
+ * client stopped reading; test_send_stall_limit_us).  Progress is data received, a stream accepted, or a state
+ * change; bytes on the control connection are not (a client trickling
+ * ignored state bytes must not hold the server; units in progress have
+ * the limits of session.c).
+ */
 static void
 server_check(struct iperf_test *test)
 {
@@ -324,10 +334,16 @@ server_check(struct iperf_test *test)
 		if (l.last_rx_us > test->progress_us)
 			test->progress_us = l.last_rx_us;
 	}
+	if (test->ctrl_activity_us > test->progress_us)
+		test->progress_us = test->ctrl_activity_us;
+	if (test->state == TEST_RUNNING && test->mode != MODE_RECEIVER &&
+	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
+		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
+		server_fail(test);
+		return;
+	}
 	if (test->state == TEST_RUNNING && test->mode == MODE_SENDER)
-		return; /* nothing to receive; the safety timer bounds it */
-	if (ctrl_last_progress(test->ctrl) > test->progress_us)
-		test->progress_us = ctrl_last_progress(test->ctrl);
+		return; /* nothing to receive */
 	if (now > test->progress_us && now - test->progress_us > limit) {
 		if (test->opt.verbose && test->state == TEST_RUNNING)
 			server_verbose_restart(test);
@@ -364,7 +380,7 @@ server_end(struct iperf_test *test)
 	stream_stop_workers(test, 0);
 	/* Let the client see our last control message before its data
 	 * connections go away (it may still be writing to them). */
-	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US);
+	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US, SERVER_DRAIN_MAX_US);
 	test_close_stream_sockets(test);
 	if (test->prot_listener >= 0) {
 		evloop_del_fd(test->loop, test->prot_listener);

@@ -530,21 +530,27 @@ session_report_failure(struct iperf_test *test)
 }
 
 void
-session_close_ctrl(struct iperf_test *test, uint64_t timeout_us)
+session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
+    uint64_t max_us)
 {
-	uint64_t deadline;
+	uint64_t deadline, hard;
 	char buf[512];
 
 	if (test->ctrl_sck < 0)
 		return;
 	session_detach_ctrl(test);
 	(void)shutdown(test->ctrl_sck, SHUT_WR);
+	/* timeout_us of silence ends the wait; a peer that keeps trickling
+	 * bytes is cut off after max_us in all. */
 	deadline = iperf_time_now_us() + timeout_us;
+	hard = iperf_time_now_us() + max_us;
 	while (!test->ctrl_eof) {
 		struct pollfd pfd = { .fd = test->ctrl_sck, .events = POLLIN };
 		uint64_t now = iperf_time_now_us();
 		ssize_t n;
 
+		if (deadline > hard)
+			deadline = hard;
 		if (now >= deadline || poll(&pfd, 1,
 			(int)((deadline - now) / 1000) + 1) <= 0)
 			break;

@@ -77,8 +77,9 @@ int session_apply_results(struct iperf_test *test, const char *json,
 /* Print the final error of a run through the reporter. */
 void session_report_failure(struct iperf_test *test);
 /* Half-close the control socket and drain it until EOF, waiting at most
- * timeout_us for each chunk. */
-void session_close_ctrl(struct iperf_test *test, uint64_t timeout_us);
+ * timeout_us for each chunk and max_us in all. */
+void session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
+    uint64_t max_us);
 /* Expect the 37-byte cookie next (server, 10 s / 30 s limits). */
 void session_expect_cookie(struct iperf_test *test);
 

@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -53,6 +54,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 		return NULL;
 	}
 	atomic_init(&sp->stop, 0);
+	atomic_init(&sp->in_send, 0);
 	sp->min_rtt = UINT64_MAX;
 	sp->peer.retransmits = -1;
 	sp->local_len = sizeof(sp->local_addr);
@@ -222,7 +224,9 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	}
 	if (pacer_wait(pacer, sp, sp->xmit_len) == -1)
 		return 0;
+	atomic_store(&sp->in_send, 1);
 	n = test->proto->send(sp);
+	atomic_store(&sp->in_send, 0);
 	if (n < 0) {
 		if (transient(errno, 1))
 			return 1;
@@ -341,10 +345,35 @@ stream_signal_stop(struct iperf_test *test)
 		atomic_store(&sp->stop, 1);
 }
 
+/* Wait until the worker has left its loop, at most until deadline_us;
+ * then join it.  0 when joined, -1 if it is still running. */
+static int
+join_until(struct iperf_stream *sp, uint64_t deadline_us)
+{
+	uint64_t nap = 1000;
+
+	for (;;) {
+		struct stream_live l;
+
+		stream_snapshot(sp, &l);
+		if (l.finished)
+			break;
+		if (iperf_time_now_us() >= deadline_us)
+			return -1;
+		iperf_time_sleep_until(iperf_time_now_us() + nap);
+		if (nap < 20000)
+			nap *= 2;
+	}
+	(void)pthread_join(sp->thread, NULL);
+	sp->thread_started = 0;
+	return 0;
+}
+
 void
 stream_stop_workers(struct iperf_test *test, int shut)
 {
 	struct iperf_stream *sp;
+	uint64_t deadline;
 
 	stream_signal_stop(test);
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
@@ -361,9 +390,16 @@ stream_stop_workers(struct iperf_test *test, int shut)
 			(void)shutdown(sp->socket, SHUT_RD);
 		/* a -F receiver drains by itself (stream_io.h) */
 	}
+	deadline = iperf_time_now_us() + IPERF_JOIN_GRACE_US;
 	for (sp = test->streams; sp != NULL; sp = sp->next) {
-		if (!sp->thread_started)
+		if (!sp->thread_started || join_until(sp, deadline) == 0)
 			continue;
+		/* Still blocked (a transport that ignored the half shutdown):
+		 * both ways now, then as a last resort cancel the thread. */
+		(void)shutdown(sp->socket, SHUT_RDWR);
+		if (join_until(sp, iperf_time_now_us() + IPERF_JOIN_GRACE_US) == 0)
+			continue;
+		(void)pthread_cancel(sp->thread);
 		(void)pthread_join(sp->thread, NULL);
 		sp->thread_started = 0;
 	}
@@ -393,4 +429,55 @@ stream_step(struct iperf_stream *sp)
 	if (n > 0 && stream_io_store(sp, (size_t)n) == -1)
 		return iperf_fail(sp->test, IEFILE, errno);
 	return n;
+}
+
+/* Bytes in the socket's send queue (a slow path still drains it while a
+ * big block sits in one send call), or -1. */
+static int
+send_queue(int fd)
+{
+	int v = -1;
+
+#ifdef TIOCOUTQ
+	if (ioctl(fd, TIOCOUTQ, &v) == -1)
+		v = -1;
+#else
+	(void)fd;
+#endif
+	return v;
+}
+
+uint64_t
+stream_send_stalled_us(struct iperf_stream *sp, uint64_t now_us)
+{
+	struct stream_live l;
+	int outq;
+
+	if (!sp->sender || !sp->thread_started)
+		return 0;
+	stream_snapshot(sp, &l);
+	outq = send_queue(sp->socket);
+	if (sp->stall_since_us == 0 || !atomic_load(&sp->in_send) ||
+	    l.bytes != sp->stall_bytes || outq != sp->stall_outq) {
+		sp->stall_bytes = l.bytes;
+		sp->stall_outq = outq;
+		sp->stall_since_us = now_us;
+		return 0;
+	}
+	return now_us > sp->stall_since_us ? now_us - sp->stall_since_us : 0;
+}
+
+int
+stream_any_send_stalled(struct iperf_test *test, uint64_t now_us,
+    uint64_t limit_us)
+{
+	struct iperf_stream *sp;
+	int stalled = 0;
+
+	/* Every sender is looked at, so each keeps its baseline current. */
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		if (stream_send_stalled_us(sp, now_us) > limit_us)
+			stalled = 1;
+	}
+	return stalled;
 }

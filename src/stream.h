@@ -96,6 +96,7 @@ struct iperf_stream {
 	pthread_t thread;
 	int thread_started;
 	atomic_int stop;
+	atomic_int in_send; /* 1 while the worker is inside a send call */
 	pthread_mutex_t lock;
 	struct stream_live live; /* guarded by lock */
 
@@ -108,6 +109,9 @@ struct iperf_stream {
 	int64_t tcp_retrans_base_interval;
 	int64_t tcp_retrans_base_omit;
 	uint64_t omitted_ooo;
+	/* loop thread: send-stall watchdog (stream_send_stalled_us) */
+	uint64_t stall_bytes, stall_since_us;
+	int stall_outq;
 
 	/* loop thread: results */
 	struct interval_result *intervals, *last_interval;
@@ -136,8 +140,21 @@ struct iperf_stream *stream_find(struct iperf_test *test, int id);
 int stream_start_workers(struct iperf_test *test);
 /* Ask workers to stop after their current block (no waiting). */
 void stream_signal_stop(struct iperf_test *test);
-/* Ask workers to stop, wake them (shutdown), join them. */
+/*
+ * Ask workers to stop, wake them (shutdown), join them.  Bounded: a worker
+ * not done within IPERF_JOIN_GRACE_US has its socket shut down both ways,
+ * and one still not done after as long again is cancelled.
+ */
 void stream_stop_workers(struct iperf_test *test, int shut);
+/*
+ * Loop thread, called periodically: how long this sender's worker has sat
+ * in one send call without moving a byte (a peer that stopped reading),
+ * 0 if it is not stuck.  Pacing pauses do not count.
+ */
+uint64_t stream_send_stalled_us(struct iperf_stream *sp, uint64_t now_us);
+/* 1 if some sender of the test is stalled longer than limit_us. */
+int stream_any_send_stalled(struct iperf_test *test, uint64_t now_us,
+    uint64_t limit_us);
 
 /* One unpaced block in the stream's direction, in the calling thread
  * (the public iperf_send_mt/iperf_recv_mt): bytes moved, 0 at the end,

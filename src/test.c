@@ -239,6 +239,12 @@ test_api_fail(struct iperf_test *test)
 	return -1;
 }
 
+/*
+ * Control-socket options.  --snd-timeout and --cntl-ka are applied as
+ * given; what the user left out gets the defaults of iperf.h that notice
+ * a vanished peer (keepalive without --cntl-ka; TCP_USER_TIMEOUT when
+ * neither option was given, so an explicit --cntl-ka keeps its meaning).
+ */
 int
 test_tune_ctrl(struct iperf_test *test)
 {
@@ -251,8 +257,17 @@ test_tune_ctrl(struct iperf_test *test)
 	if (o->snd_timeout_ms > 0 &&
 	    net_set_user_timeout(test->ctrl_sck, o->snd_timeout_ms) == -1)
 		return iperf_fail(test, IESETUSERTIMEOUT, errno);
-	if (!o->cntl_ka)
+	if (!o->cntl_ka) {
+		/* Best effort: a kernel without these options keeps its own. */
+		ka.idle = IPERF_CTRL_KA_IDLE_S;
+		ka.intvl = IPERF_CTRL_KA_INTVL_S;
+		ka.cnt = IPERF_CTRL_KA_CNT;
+		(void)net_set_keepalive(test->ctrl_sck, &ka);
+		if (!o->snd_timeout_set)
+			(void)net_set_user_timeout(test->ctrl_sck,
+			    IPERF_CTRL_USER_TIMEOUT_MS);
 		return 0;
+	}
 	ka.idle = o->cntl_ka_idle;
 	ka.intvl = o->cntl_ka_intvl;
 	ka.cnt = o->cntl_ka_cnt;
@@ -266,4 +281,14 @@ test_tune_ctrl(struct iperf_test *test)
 		    "TCP_KEEPIDLE/TCP_KEEPINTVL/TCP_KEEPCNT are set to %d/%d/%d\n",
 		    ka.idle, ka.intvl, ka.cnt);
 	return 0;
+}
+
+uint64_t
+test_send_stall_limit_us(const struct iperf_test *test)
+{
+	int ms = test->opt.snd_timeout_ms > 0 ? test->opt.snd_timeout_ms :
+	    test->opt.rcv_timeout_ms > 0 ? test->opt.rcv_timeout_ms :
+					   DEFAULT_NO_MSG_RCVD_TIMEOUT;
+
+	return (uint64_t)ms * 1000;
 }

@@ -42,6 +42,9 @@ void test_cancel_timers(struct iperf_test *test);
  * (TCP_USER_TIMEOUT) and --cntl-ka (keepalive; -V prints the values in
  * effect).  0, or -1 with the error recorded. */
 int test_tune_ctrl(struct iperf_test *test);
+/* How long a sender may sit in one send() without progress before the
+ * test fails: --snd-timeout if given, else --rcv-timeout (default 120 s). */
+uint64_t test_send_stall_limit_us(const struct iperf_test *test);
 
 /* Record a failure of a public entry point into i_errno; returns -1. */
 int test_api_fail(struct iperf_test *test);

@@ -14,7 +14,8 @@ CHECK_SUITES = \
 	%reldir%/check_sctp \
 	%reldir%/check_report \
 	%reldir%/check_auth \
-	%reldir%/check_api
+	%reldir%/check_api \
+	%reldir%/check_bounds
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)
@@ -72,6 +73,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_api_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_api_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_api_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_bounds_SOURCES = %reldir%/check_bounds.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_bounds_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_bounds_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_bounds_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c \
 	%reldir%/check_report.h %reldir%/check_report_fx.c \
 	%reldir%/check_report_scn.c \
@@ -100,13 +105,16 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
-	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test
+	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test \
+	%reldir%/hostile_mass.test %reldir%/fault.test
 EXTRA_DIST += %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
 	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \
 	%reldir%/cli_errors.test %reldir%/cli_errors.data \
 	%reldir%/hostile.test %reldir%/hostile.py \
+	%reldir%/hostile_mass.test %reldir%/hostile_mass.py \
+	%reldir%/fault.test %reldir%/fault.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \

@@ -638,8 +638,11 @@ def check_ctrl_sockets(c, pid, port, uto, ka, nstreams, who):
     socks = peer_sockets(pid, port)
     c.check(len(socks) == 1 + nstreams,
             f"{who}: {len(socks)} connections on port {port}")
-    c.check(all(s[3] == uto for s in socks),
-            f"{who}: TCP_USER_TIMEOUT {[s[3] for s in socks]}, want {uto}")
+    # uto: one value for all connections, or (control, data).
+    want = [uto[0]] + [uto[1]] * nstreams if isinstance(uto, tuple) else \
+        [uto] * (1 + nstreams)
+    c.check([s[3] for s in socks] == want,
+            f"{who}: TCP_USER_TIMEOUT {[s[3] for s in socks]}, want {want}")
     kas = [s for s in socks if s[1]]
     if ka is None:
         c.check(not kas, f"{who}: keepalive on {kas}")
@@ -703,14 +706,27 @@ def cntl_ka_defaults_and_no_options(c):
     c.check("Control connection TCP Keepalive TCP_KEEPIDLE/TCP_KEEPINTVL/"
             "TCP_KEEPCNT are set to %d/%d/%d" % dflt in cli.out(),
             "-V line with the system defaults")
-    # Without the options: no keepalive, no user timeout (the checks above
-    # are not vacuous).
+    # Without the options: the defaults that notice a vanished peer
+    # (iperf.h: keepalive 10/5/4 and TCP_USER_TIMEOUT 30 s on the control
+    # connection only), on both ends.
     port = free_port()
-    server(c, OURS, port, "-1")
+    srv = server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2"] +
                   SLOW, "plain")
     time.sleep(1)
-    check_ctrl_sockets(c, cli.pid, port, 0, None, 1, "no options")
+    check_ctrl_sockets(c, cli.pid, port, (30000, 0), (10, 5, 4), 1,
+                       "client without options")
+    check_ctrl_sockets(c, srv.pid, port, (30000, 0), (10, 5, 4), 1,
+                       "server without options")
+    c.check(cli.wait(10) == 0, "client rc")
+    # --snd-timeout 0 alone: no user timeout, default keepalive.
+    port = free_port()
+    server(c, OURS, port, "-1")
+    cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
+                   "--snd-timeout", "0"] + SLOW, "snd0")
+    time.sleep(1)
+    check_ctrl_sockets(c, cli.pid, port, 0, (10, 5, 4), 1,
+                       "--snd-timeout 0")
     c.check(cli.wait(10) == 0, "client rc")
 
 
