@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Thousands of hostile peers against ONE server process, on loopback.
 
-One `iperf3 -s --rcv-timeout 3000` of ours receives at least MIN_CONNS
-control connections from concurrent workers, drawn from these kinds:
+One `iperf3 -s --rcv-timeout 3000` of ours serves at least MIN_CONNS
+hostile peers from concurrent workers (each taken by the server as its
+session, not just answered busy), drawn from these kinds:
 
   random bytes, short cookies, length prefixes from 0 and 8193 up to
   2^32-1, bodies shorter than their prefix, JSON with wrong types and
@@ -19,10 +20,11 @@ the receive timeout (every non-idle state; only data is progress) or
 the 30 s limit of a unit, whichever is smaller, + 3 s.
 
 A connection answered `FF` (busy: another hostile peer holds the server)
-still counts as a control connection; a case retries (up to 15 s) until
-the server takes it, and every kind runs at least three times first.  Afterwards a stock iperf3 client test against the same
-process succeeds, and the server's open-fd count and RSS are back within
-a small bound of where they were after a warm-up test (both printed).
+is counted apart and does not make a case served; a case retries (up to
+15 s) until the server takes it, and every kind runs at least three times
+first.  Afterwards a stock iperf3 client test against the same process
+succeeds, and the server's open-fd count and RSS are back within a small
+bound of where they were after a warm-up test (both printed).
 
 Usage: hostile_mass.py OURS [STOCK]
 """
@@ -39,7 +41,7 @@ import time
 
 MIN_CONNS = int(os.environ.get("HOSTILE_MASS_CONNS", "2000"))
 WORKERS = 8
-TIME_BUDGET = 60          # seconds for the mass phase
+TIME_BUDGET = 150         # at most, for the mass phase (it ends when done)
 RCV_TIMEOUT_MS = 3000
 RSS_SLACK_KB = 24 * 1024  # allowed RSS growth over the warmed-up start
 FD_SLACK = 1
@@ -179,7 +181,7 @@ def server_error_code(data):
 # or raises AssertionError for a wrong answer.
 
 def k_random_bytes(port):
-    s = connect(port, timeout=2)
+    s = connect(port, timeout=0.3)  # a short wait: trickles are below
     s.sendall(os.urandom(random.randint(0, 300)))
     read_all(s)
     vanish(s)
@@ -223,7 +225,7 @@ def k_wrong_types(port):
     s = open_session(port)
     send_doc(s, doc)
     s.settimeout(5)
-    data = read_all(s, 64)
+    data = recv_exact(s, 1)  # the answer; a taken test is not kept waiting
     vanish(s)
     # Either refused (SERVER_ERROR) or taken (CREATE_STREAMS).
     assert data[:1] in (b"\xfe", b"\x0a"), f"{doc}: answer {data[:8]!r}"
@@ -247,7 +249,7 @@ def k_huge_array(port):
     s = open_session(port)
     send_doc(s, body)
     s.settimeout(5)
-    data = read_all(s, 64)
+    data = recv_exact(s, 1)
     vanish(s)
     assert data[:1] in (b"\xfe", b"\x0a"), f"huge array: {data[:8]!r}"
 
@@ -272,6 +274,7 @@ def k_wrong_data_cookie(port):
     d = connect(port)
     d.sendall(random.choice([b"x" * 37, tl.cookie[:20], os.urandom(37),
                              tl.cookie[:-2] + b"!\0"]))
+    d.shutdown(socket.SHUT_WR)  # a short cookie ends here, not at a timeout
     d.settimeout(15)
     got = recv_exact(d, 1)
     d.close()
@@ -389,10 +392,11 @@ def worker(port, deadline, stop):
             try:
                 kind(port)
                 bump("ok:" + kind.__name__)
+                bump("served")
                 break
             except Busy:
                 bump("busy")
-                time.sleep(0.01 + 0.04 * random.random())
+                time.sleep(0.002 + 0.008 * random.random())
             except (ConnectionResetError, BrokenPipeError):
                 bump("reset")  # busy answer raced our writes
             except socket.timeout:
@@ -406,7 +410,7 @@ def worker(port, deadline, stop):
                 bump("oserror:" + type(e).__name__)
                 break
         with lock:
-            if stats.get("conns", 0) >= MIN_CONNS and \
+            if stats.get("served", 0) >= MIN_CONNS and \
                     all(stats.get("ok:" + k.__name__, 0) >= 3
                         for k, _ in KINDS):
                 stop.set()
@@ -552,15 +556,17 @@ def main():
         stop.set()
         threads[-1].join(5)
         took = time.time() - t_start
-        print(f"mass phase: {took:.1f} s, {stats.get('conns', 0)} control "
+        print(f"mass phase: {took:.1f} s, {stats.get('served', 0)} hostile "
+              f"peers served, {stats.get('conns', 0)} control "
               f"and data connections, {stats.get('busy', 0)} busy answers, "
               f"{stats.get('udp junk', 0)} junk datagrams")
         for k in sorted(stats):
             if k.startswith(("ok:", "timeout:", "oserror:")) or k == "reset":
                 print(f"  {k}: {stats[k]}")
         record("server alive after the mass phase", srv.poll() is None)
-        record(f"at least {MIN_CONNS} connections",
-               stats.get("conns", 0) >= MIN_CONNS, str(stats.get("conns")))
+        record(f"at least {MIN_CONNS} hostile peers served (not just "
+               f"answered busy)", stats.get("served", 0) >= MIN_CONNS,
+               str(stats.get("served")))
         missing = [k.__name__ for k, _ in KINDS
                    if stats.get("ok:" + k.__name__, 0) == 0]
         record("every kind of hostile peer was served", not missing,
