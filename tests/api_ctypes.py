@@ -20,40 +20,25 @@ import subprocess
 import sys
 import time
 
+import testlib
+from testlib import count, free_port, stop, summary
+
 IECONNECT = 103
-RESULTS = []
 
 
 def check(ok, what):
-    RESULTS.append(bool(ok))
+    count(ok)
     print(("ok: " if ok else "FAILED: ") + what, flush=True)
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def wait_listening(port, proc, limit=10.0):
-    """Wait until the server owns the port: binding it ourselves then
-    fails (no connection is made, so a -1 server keeps its one test)."""
-    end = time.time() + limit
-    while time.time() < end:
-        if proc.poll() is not None:
-            return False
-        probe = socket.socket()
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError:
-            time.sleep(0.2)          # bound; listen() follows at once
-            return True
-        finally:
-            probe.close()
-        time.sleep(0.05)
-    return False
+    """Wait until the server owns the port (no connection is made, so a
+    -1 server keeps its one test)."""
+    if not testlib.wait_listening(port, proc, time.time() + limit,
+                                  reuseaddr=False):
+        return False
+    time.sleep(0.2)          # bound; listen() follows at once
+    return True
 
 
 class Lib:
@@ -166,9 +151,7 @@ def against(lib, name, argv):
                       what + ": reverse flag")
             proc.wait(timeout=20)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            stop(proc)
 
 
 def auth_case(lib, ours):
@@ -236,8 +219,7 @@ def auth_case(lib, ours):
                       "auth through the API, password %s: rc %d errno %d"
                       % (pwd.decode(), rc, err))
             finally:
-                proc.kill()
-                proc.wait()
+                stop(proc)
     finally:
         shutil.rmtree(d, ignore_errors=True)
 
@@ -275,9 +257,7 @@ def main():
     check(doc is not None and doc["start"]["connected"] == [],
           "refused: JSON start.connected is empty")
 
-    passed = sum(RESULTS)
-    print("%d passed, %d failed" % (passed, len(RESULTS) - passed))
-    return 0 if passed == len(RESULTS) else 1
+    return summary()
 
 
 if __name__ == "__main__":

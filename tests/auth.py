@@ -21,7 +21,6 @@ missing)
 """
 
 import base64
-import json
 import os
 import re
 import shutil
@@ -32,6 +31,9 @@ import sys
 import tempfile
 import threading
 import time
+
+import testlib
+from testlib import free_port, listener, send_doc, summary
 
 TIMEOUT = 30
 COOKIE = b"abcdefghijklmnopqrstuvwxyz234567abcd\0"
@@ -45,20 +47,10 @@ E_CLIENT = ("iperf3: parameter error - you must specify a username, "
 E_SERVER = ("iperf3: parameter error - you must specify a path to a valid "
             "RSA private key and a user credential file")
 
-results = []
-
 
 def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}"
-          + (f" ({detail})" if detail and not ok else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """The detail is shown on a failure only."""
+    testlib.record(name, ok, detail, detail_on_pass=False)
 
 
 def listening(port):
@@ -104,13 +96,7 @@ class Server:
         return self.proc.poll() is None
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        testlib.stop(self.proc, grace=10)
         with open(self.out_path) as o, open(self.err_path) as e:
             return o.read(), e.read()
 
@@ -163,13 +149,12 @@ def raw_answer(port, token, key="authtoken"):
     params = dict(PARAMS)
     if token is not None:
         params[key] = token
-    body = json.dumps(params).encode()
     s = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
     try:
         s.sendall(COOKIE)
         if s.recv(1) != b"\x09":
             return b"<no PARAM_EXCHANGE>"
-        s.sendall(struct.pack(">I", len(body)) + body)
+        send_doc(s, params)
         data = b""
         while True:
             chunk = s.recv(4096)
@@ -391,11 +376,7 @@ def key_files(e):
 
 def split_refusal(ours):
     """A 3.12-style refusal: FE, then the code in its own segment, close."""
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("127.0.0.1", 0))
-    ls.listen(1)
-    ls.settimeout(TIMEOUT)
+    ls = listener(1, TIMEOUT)
     port = ls.getsockname()[1]
 
     def serve():
@@ -490,10 +471,7 @@ def main():
         key_files(e)
         split_refusal(ours)
         with_stock(e)
-    passed = sum(1 for r in results if r)
-    failed = len(results) - passed
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

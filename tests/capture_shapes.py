@@ -18,10 +18,10 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
-import time
+
+from testlib import count, free_port, one_test, summary
 
 # Captures whose features are implemented; others are added with them.
 CASES = [
@@ -89,12 +89,6 @@ def parse_capture(path):
     return cmds, parts
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def our_argv(ours, cmd, port):
     argv = shlex.split(cmd)
     argv[0] = ours
@@ -107,18 +101,8 @@ def our_argv(ours, cmd, port):
 def run_case(ours, capdir, name):
     cmds, want = parse_capture(os.path.join(capdir, name + ".txt"))
     port = free_port()
-    srv = subprocess.Popen(our_argv(ours, cmds["server"], port),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    try:
-        time.sleep(0.4)
-        cli = subprocess.run(our_argv(ours, cmds["client"], port),
-                             capture_output=True, text=True, timeout=40)
-        sout, serr = srv.communicate(timeout=15)
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
+    cli, _, sout, serr = one_test(our_argv(ours, cmds["server"], port),
+                                  our_argv(ours, cmds["client"], port), 40)
     got = {("client", "stdout"): cli.stdout.splitlines(),
            ("client", "stderr"): cli.stderr.splitlines(),
            ("server", "stdout"): sout.splitlines(),
@@ -173,18 +157,8 @@ def stream_paths(docs):
 def run_json_case(ours, capdir, name):
     cmds, _ = parse_capture(os.path.join(capdir, name + ".txt"))
     port = free_port()
-    srv = subprocess.Popen(our_argv(ours, cmds["server"], port),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    try:
-        time.sleep(0.4)
-        cli = subprocess.run(our_argv(ours, cmds["client"], port),
-                             capture_output=True, text=True, timeout=40)
-        sout, _ = srv.communicate(timeout=15)
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
+    cli, _, sout, _ = one_test(our_argv(ours, cmds["server"], port),
+                               our_argv(ours, cmds["client"], port), 40)
     problems = []
     for side, text in (("client", cli.stdout), ("server", sout)):
         for ext, stream in ((".json", False), (".jsonl", True)):
@@ -212,7 +186,6 @@ def run_json_case(ours, capdir, name):
 def main():
     ours, capdir = sys.argv[1], sys.argv[2]
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
-    passed = failed = 0
     for name in CASES:
         if filt and filt not in name:
             continue
@@ -221,11 +194,10 @@ def main():
         except (subprocess.TimeoutExpired, KeyError, OSError) as e:
             probs = [f"could not run: {e!r}"]
         if probs:
-            failed += 1
             print(f"FAIL: {name}\n    " + "\n    ".join(probs))
         else:
-            passed += 1
             print(f"PASS: {name}")
+        count(not probs)
         sys.stdout.flush()
     for name in JSON_CASES:
         if filt and filt not in name:
@@ -236,11 +208,9 @@ def main():
             probs = [f"could not run: {e!r}"]
         print(("FAIL: " if probs else "PASS: ") + f"{name} (JSON key order)" +
               ("\n    " + "\n    ".join(probs) if probs else ""))
-        passed += not probs
-        failed += bool(probs)
+        count(not probs)
         sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

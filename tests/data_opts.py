@@ -28,11 +28,12 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+
+from testlib import free_port, report, summary, wait_listening
 
 RUN_TIMEOUT = 30
 FILE_SIZE = 3 * 1000 * 1000 + 1234  # not a multiple of the block size
@@ -87,26 +88,6 @@ def kill_all():
         if p.returncode is None:
             stop(p)
     STARTED.clear()
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_listening(port, proc, deadline):
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            return False
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return True
-        time.sleep(0.05)
-    return False
 
 
 class Env:
@@ -756,7 +737,7 @@ def main():
     env = Env(ours, stock)
     cases = [(n[5:], f) for n, f in globals().items()
              if n.startswith("case_") and callable(f)]
-    passed = failed = skipped = 0
+    skipped = 0
     try:
         for name, fn in cases:
             if filt and filt not in name:
@@ -773,21 +754,13 @@ def main():
                 probs = [f"{type(e).__name__}: {e}"]
             finally:
                 kill_all()
-            dt = time.time() - t0
-            if probs:
-                failed += 1
-                print(f"FAIL: {name} [{dt:.1f}s]: " + "; ".join(probs))
-            else:
-                passed += 1
-                print(f"PASS: {name} [{dt:.1f}s]")
-            sys.stdout.flush()
+            report(name, probs, time.time() - t0)
     finally:
         kill_all()
         shutil.rmtree(env.tmp, ignore_errors=True)
     if skipped:
         print(f"{skipped} skipped")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ Usage: fault.py OURS [STOCK]
        fault.py --puppet STATE PORT   (the scripted client; internal)
 """
 
-import json
 import os
 import random
 import shutil
@@ -33,9 +32,12 @@ import sys
 import threading
 import time
 
+import testlib
+from testlib import (free_port, listener, random_cookie, record, send_doc,
+                     stop, summary, wait_exit)
+
 KILL_GRACE = 5.0      # server serving again after a killed client
 RCV_TIMEOUT_MS = 2000
-ALPHABET = b"abcdefghijklmnopqrstuvwxyz234567"
 PARAMS = {"tcp": True, "omit": 0, "time": 30, "num": 0, "blockcount": 0,
           "parallel": 1, "len": 131072, "bandwidth": 20000000,
           "pacing_timer": 1000, "client_version": "3.21"}
@@ -45,41 +47,10 @@ RESULTS = {"cpu_util_total": 1, "cpu_util_user": 0.5, "cpu_util_system": 0.5,
                         "jitter": 0, "errors": 0, "packets": 0,
                         "start_time": 0, "end_time": 1.0}]}
 
-results = []
-out_lock = threading.Lock()
-
-
-def record(name, ok, detail=""):
-    with out_lock:
-        results.append(ok)
-        print(("PASS" if ok else "FAIL") + f": {name}" +
-              (f" ({detail})" if detail else ""))
-        sys.stdout.flush()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def cookie():
-    return bytes(random.choice(ALPHABET) for _ in range(36)) + b"\0"
-
 
 def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        if not chunk:
-            raise EOFError(f"EOF after {buf!r}")
-        buf += chunk
-    return buf
-
-
-def send_doc(s, obj):
-    body = json.dumps(obj).encode()
-    s.sendall(struct.pack(">I", len(body)) + body)
+    """Here an early EOF raises EOFError (the fake servers end on it)."""
+    return testlib.recv_exact(s, n, eof_error=True)
 
 
 def serving(port, timeout=1.0):
@@ -87,7 +58,7 @@ def serving(port, timeout=1.0):
     try:
         with socket.create_connection(("127.0.0.1", port), timeout) as s:
             s.settimeout(timeout)
-            s.sendall(cookie())
+            s.sendall(random_cookie())
             return s.recv(1) == b"\x09"
     except OSError:
         return False
@@ -102,39 +73,22 @@ def wait_serving(port, limit):
     return None
 
 
-def listening(port):
-    """True once something listens on 127.0.0.1:port (checked by binding,
-    not connecting: a connection would count as a client)."""
-    with socket.socket() as s:
-        try:
-            s.bind(("127.0.0.1", port))
-            return False
-        except OSError:
-            return True
-
-
 def start_server(ours, port, *args):
     p = subprocess.Popen([ours, "-s", "-B", "127.0.0.1", "-p", str(port)] +
                          list(args), stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     t0 = time.time()
-    while time.time() - t0 < 5 and not listening(port):
+    while time.time() - t0 < 5 and not testlib.bound(port, reuseaddr=False):
         time.sleep(0.05)
     time.sleep(0.1)
     return p
-
-
-def stop(p):
-    if p.poll() is None:
-        p.kill()
-    p.wait()
 
 
 # ---- the scripted client ------------------------------------------------------
 
 def puppet(state, port):
     """Run the protocol up to `state`, say READY, then wait to be killed."""
-    c = cookie()
+    c = random_cookie()
     s = socket.create_connection(("127.0.0.1", port), 5)
     s.sendall(c)
     feeder = None
@@ -224,15 +178,6 @@ def kill_real_client_case(ours, client, who):
 
 
 # ---- SIGSTOP --------------------------------------------------------------------
-
-def wait_exit(p, limit):
-    t0 = time.time()
-    try:
-        rc = p.wait(limit)
-    except subprocess.TimeoutExpired:
-        return None, None
-    return rc, time.time() - t0
-
 
 def stop_sender_case(ours, client, who):
     """Our server receiving; the client (sender) stopped: --rcv-timeout."""
@@ -382,11 +327,7 @@ table inet iperf3fault {{
 # ---- hostile servers against our client --------------------------------------------
 
 def fake_server(behaviour):
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("127.0.0.1", 0))
-    ls.listen(16)
-    ls.settimeout(30)
+    ls = listener(16, 30)
     done = threading.Event()
 
     def serve():
@@ -607,9 +548,7 @@ def main():
     for t in threads:
         t.join(300)
     print(f"fault tests took {time.time() - t_start:.1f} s")
-    passed = sum(1 for r in results if r)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return summary()
 
 
 if __name__ == "__main__":

@@ -27,64 +27,28 @@ import sys
 import threading
 import time
 
+import testlib
+from testlib import (free_port, listener, read_all, record, recv_exact,
+                     send_doc, server_error_code, stop, summary,
+                     wait_connectable)
+
 IO_TIMEOUT = 15
 COOKIE = b"abcdefghijklmnopqrstuvwxyz234567abcd\0"
 PARAMS = {"tcp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
           "parallel": 1, "len": 131072, "pacing_timer": 1000,
           "client_version": "3.21"}
 
-results = []
-
-
-def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}" + (f" ({detail})" if detail else ""))
-    sys.stdout.flush()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def connect(port):
-    s = socket.create_connection(("127.0.0.1", port), timeout=IO_TIMEOUT)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return s
-
-
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        if not chunk:
-            break
-        buf += chunk
-    return buf
-
-
-def send_json(s, obj_or_bytes):
-    body = obj_or_bytes if isinstance(obj_or_bytes, bytes) else \
-        json.dumps(obj_or_bytes).encode()
-    s.sendall(struct.pack(">I", len(body)) + body)
+    return testlib.connect(port, IO_TIMEOUT)
 
 
 def expect_server_error(s, code):
     """Read until SERVER_ERROR; return None if found with `code`."""
-    data = b""
-    try:
-        while True:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except OSError:
-        pass
-    i = data.find(b"\xfe")
-    if i < 0 or len(data) < i + 5:
+    data = read_all(s, limit=None)
+    got = server_error_code(data)
+    if got is None:
         return f"no SERVER_ERROR in {data[:16]!r}"
-    got = struct.unpack(">i", data[i + 1:i + 5])[0]
     return None if got == code else f"SERVER_ERROR code {got}, want {code}"
 
 
@@ -93,7 +57,7 @@ def handshake(port, params=PARAMS):
     s.sendall(COOKIE)
     if recv_exact(s, 1) != b"\x09":
         raise RuntimeError("no PARAM_EXCHANGE")
-    send_json(s, params)
+    send_doc(s, params)
     return s
 
 
@@ -290,7 +254,7 @@ def udp_accounting_case(port):
     time.sleep(0.3)
     s.sendall(b"\x04")
     assert recv_exact(s, 1) == b"\x0d", "no EXCHANGE_RESULTS"
-    send_json(s, {"cpu_util_total": 1, "cpu_util_user": 0.5,
+    send_doc(s, {"cpu_util_total": 1, "cpu_util_user": 0.5,
                   "cpu_util_system": 0.5, "sender_has_retransmits": 0,
                   "streams": [{"id": 1, "bytes": 805, "retransmits": -1,
                                "jitter": 0, "errors": 0, "omitted_errors": 0,
@@ -307,23 +271,13 @@ def udp_accounting_case(port):
     assert got == (11, 4, 6 * 100 + 5 + 100), f"packets/errors/bytes {got}"
 
 
-def wait_port(port, deadline):
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return True
-        except OSError:
-            time.sleep(0.05)
-    return False
-
-
 def run_server_side(ours, stock):
     port = free_port()
     srv = subprocess.Popen([ours, "-s", "-p", str(port)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # A probe connection counts as a (vanishing) client: harmless.
-        if not wait_port(port, time.time() + 5):
+        if not wait_connectable(port, time.time() + 5):
             record("server starts", False)
             return
         time.sleep(0.3)
@@ -350,19 +304,14 @@ def run_server_side(ours, stock):
                0 <= fds_after <= fds_before + 1,
                f"{fds_before} -> {fds_after}")
     finally:
-        srv.kill()
-        srv.wait()
+        stop(srv)
 
 
 # ---- client side ------------------------------------------------------------
 
 def fake_server(behaviour):
     """Listen once; run behaviour(conn, listener) in a thread."""
-    ls = socket.socket()
-    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    ls.bind(("127.0.0.1", 0))
-    ls.listen(8)
-    ls.settimeout(IO_TIMEOUT)
+    ls = listener(8, IO_TIMEOUT)
 
     def serve():
         try:
@@ -479,10 +428,7 @@ def main():
     stock = sys.argv[2] if len(sys.argv) > 2 else None
     run_server_side(ours, stock)
     run_client_side(ours)
-    passed = sum(1 for r in results if r)
-    failed = len(results) - passed
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -39,6 +39,10 @@ import sys
 import threading
 import time
 
+import testlib
+from testlib import (free_port, random_cookie, read_all, record, recv_exact,
+                     send_doc, server_error_code, summary, wait_connectable)
+
 MIN_CONNS = int(os.environ.get("HOSTILE_MASS_CONNS", "2000"))
 WORKERS = 8
 TIME_BUDGET = 150         # at most, for the mass phase (it ends when done)
@@ -50,27 +54,11 @@ PARAMS = {"tcp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
           "parallel": 1, "len": 131072, "pacing_timer": 1000,
           "client_version": "3.21"}
 
-results = []
 lock = threading.Lock()
 stats = {}
 tl = threading.local()   # tl.cookie: the cookie of this thread's session
 gate = threading.Event()  # cleared while a trickle waits for the server
 gate.set()
-ALPHABET = b"abcdefghijklmnopqrstuvwxyz234567"
-
-
-def new_cookie():
-    """A fresh cookie per session: a new connection that arrives while
-    another session creates its streams is taken as a data connection
-    candidate, and must not match that session's cookie."""
-    return bytes(random.choice(ALPHABET) for _ in range(36)) + b"\0"
-
-
-def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}" +
-          (f" ({detail})" if detail else ""))
-    sys.stdout.flush()
 
 
 def bump(key):
@@ -78,19 +66,12 @@ def bump(key):
         stats[key] = stats.get(key, 0) + 1
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class Busy(Exception):
     """The server answered FF (another peer holds it)."""
 
 
 def connect(port, timeout=5):
-    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    s = testlib.connect(port, timeout)
     bump("conns")
     return s
 
@@ -104,30 +85,6 @@ def vanish(s, rst=None):
         except OSError:
             pass
     s.close()
-
-
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        if not chunk:
-            break
-        buf += chunk
-    return buf
-
-
-def read_all(s, limit=1 << 16):
-    """Read until EOF, error or timeout; whatever came."""
-    data = b""
-    try:
-        while len(data) < limit:
-            chunk = s.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except OSError:
-        pass
-    return data
 
 
 def expect(s, want, first=False):
@@ -144,9 +101,12 @@ def expect(s, want, first=False):
 
 
 def open_session(port):
-    """Cookie sent, PARAM_EXCHANGE read; raises Busy."""
+    """Cookie sent, PARAM_EXCHANGE read; raises Busy.  A fresh cookie per
+    session: a new connection that arrives while another session creates
+    its streams is taken as a data connection candidate, and must not
+    match that session's cookie."""
     s = connect(port)
-    tl.cookie = new_cookie()
+    tl.cookie = random_cookie()
     try:
         s.sendall(tl.cookie)
         expect(s, b"\x09", first=True)
@@ -156,24 +116,11 @@ def open_session(port):
     return s
 
 
-def send_doc(s, body):
-    if not isinstance(body, bytes):
-        body = json.dumps(body).encode()
-    s.sendall(struct.pack(">I", len(body)) + body)
-
-
 def created(port, params=None):
     s = open_session(port)
     send_doc(s, params or PARAMS)
     expect(s, b"\x0a")
     return s
-
-
-def server_error_code(data):
-    i = data.find(b"\xfe")
-    if i < 0 or len(data) < i + 5:
-        return None
-    return struct.unpack(">i", data[i + 1:i + 5])[0]
 
 
 # ---- the kinds of hostile peer ----------------------------------------------
@@ -189,7 +136,7 @@ def k_random_bytes(port):
 
 def k_short_cookie(port):
     s = connect(port)
-    s.sendall(new_cookie()[:random.randint(0, 36)])
+    s.sendall(random_cookie()[:random.randint(0, 36)])
     vanish(s)
 
 
@@ -442,7 +389,7 @@ def trickle(port, what, out):
             if what == "cookie":
                 s = connect(port, timeout=60)
                 s.settimeout(1.0)
-                cookie = new_cookie()
+                cookie = random_cookie()
                 s.sendall(cookie[:1])
                 try:
                     s.recv(1)  # FF or EOF: busy
@@ -519,13 +466,7 @@ def main():
     srv = subprocess.Popen([ours, "-s", "-p", str(port), "--rcv-timeout",
                             str(RCV_TIMEOUT_MS)], stdout=log, stderr=log)
     try:
-        deadline = time.time() + 5
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_connectable(port, time.time() + 5)
         time.sleep(0.3)
         # Warm up (first-test allocations), then the baseline.
         r = stock_test(stock, port)
@@ -607,18 +548,11 @@ def main():
             record("RSS back within the bound", rss1 <= rss0 + RSS_SLACK_KB,
                    f"{rss0} -> {rss1} kB")
     finally:
-        srv.terminate()
-        try:
-            rc = srv.wait(10)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            rc = srv.wait()
+        rc = testlib.stop(srv, grace=10)
         log.close()
         record("server exits cleanly on SIGTERM", rc in (0, 1, -15),
                f"rc {rc}")
-    passed = sum(1 for r in results if r)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return summary()
 
 
 if __name__ == "__main__":

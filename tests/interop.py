@@ -23,6 +23,8 @@ import subprocess
 import sys
 import time
 
+from testlib import free_port, report, stop, summary, wait_listening
+
 # Keys 3.13-3.21 added (spec surface.md 3.7); the stock peer may be 3.12.
 ADDED_AFTER_312 = {
     "start.fq_rate", "start.test_start.bidir", "start.test_start.fqrate",
@@ -58,12 +60,6 @@ UDP_CASES = [
 CASE_TIMEOUT = 30
 
 
-def free_port(family):
-    with socket.socket(family, socket.SOCK_STREAM) as s:
-        s.bind(("::1" if family == socket.AF_INET6 else "127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def key_paths(obj, prefix=""):
     out = set()
     if isinstance(obj, dict):
@@ -77,23 +73,6 @@ def key_paths(obj, prefix=""):
     return out
 
 
-def wait_listening(addr, port, proc, deadline):
-    fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            return False
-        # Probe the port without connecting (a connect would count as a
-        # client): the server is up once the port is bound.
-        with socket.socket(fam, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind((addr, port))
-            except OSError:
-                return True
-        time.sleep(0.05)
-    return False
-
-
 def run_pair(server_bin, client_bin, addr, args):
     """Run one test; returns (client_rc, server_rc, client_json, server_json, err)."""
     fam = socket.AF_INET6 if ":" in addr else socket.AF_INET
@@ -102,7 +81,7 @@ def run_pair(server_bin, client_bin, addr, args):
                             "-p", str(port)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        if not wait_listening(addr, port, srv, time.time() + 5):
+        if not wait_listening(port, srv, time.time() + 5, addr):
             return None, None, None, None, "server did not start"
         try:
             cli = subprocess.run([client_bin, "-c", addr, "-p", str(port),
@@ -123,9 +102,7 @@ def run_pair(server_bin, client_bin, addr, args):
                 f"server stderr={serr[:300]!r}"
         return cli.returncode, srv.returncode, cj, sj, None
     finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
+        stop(srv)
 
 
 SUM_KEYS = ["sum_sent", "sum_received", "sum_sent_bidir_reverse",
@@ -178,7 +155,6 @@ def main():
     ours, stock = sys.argv[1], sys.argv[2]
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
     have_v6 = socket.has_ipv6
-    passed = failed = 0
     for name, args, v6 in TCP_CASES + UDP_CASES:
         if filt and filt not in name:
             continue
@@ -201,16 +177,8 @@ def main():
                         theirs = ref[2] if role == "ours->stock" else ref[3]
                         probs += check_keys(mine, theirs)
                 label = f"{name} {role} {addr} ({' '.join(args)})"
-                dt = time.time() - t0
-                if probs:
-                    failed += 1
-                    print(f"FAIL: {label} [{dt:.1f}s]: " + "; ".join(probs))
-                else:
-                    passed += 1
-                    print(f"PASS: {label} [{dt:.1f}s]")
-                sys.stdout.flush()
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+                report(label, probs, time.time() - t0)
+    return summary()
 
 
 if __name__ == "__main__":

@@ -97,17 +97,20 @@ TESTS += %reldir%/api_threads
 %canon_reldir%_api_threads_CPPFLAGS = -I$(top_srcdir)/src
 %canon_reldir%_api_threads_LDADD = src/libiperf.la
 
-# Shell tests run with the build tree's programs.
+# Shell tests run with the build tree's programs.  The Python scripts
+# import tests/testlib.py from their own directory; no bytecode is written
+# into the (possibly read-only) source tree.
 AM_TESTS_ENVIRONMENT = top_builddir='$(top_builddir)'; top_srcdir='$(top_srcdir)'; \
 	srcdir='$(srcdir)/tests'; MAKE='$(MAKE)'; CC='$(CC)'; \
-	export top_builddir top_srcdir srcdir MAKE CC;
+	PYTHONDONTWRITEBYTECODE=1; \
+	export top_builddir top_srcdir srcdir MAKE CC PYTHONDONTWRITEBYTECODE;
 TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile.test %reldir%/sockopts.test %reldir%/capture_shapes.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
 	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test \
 	%reldir%/hostile_mass.test %reldir%/fault.test
-EXTRA_DIST += %reldir%/abi.test %reldir%/api_symbols.py \
+EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
 	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \

@@ -15,16 +15,8 @@ Both modes skip (77) when our binary was built without SCTP.
 import socket
 import subprocess
 import sys
-import time
 
-results = []
-
-
-def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}" +
-          (f" ({detail})" if detail else ""))
-    sys.stdout.flush()
+from testlib import free_port, one_test, record, summary
 
 
 def kernel_sctp():
@@ -42,27 +34,10 @@ def built_with_sctp(ours):
     return "SCTP" in out
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def pair(server, client, args):
     port = free_port()
-    srv = subprocess.Popen([server, "-s", "-1", "-p", str(port)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    try:
-        time.sleep(0.4)
-        cli = subprocess.run([client, "-c", "127.0.0.1", "-p", str(port)] +
-                             args, capture_output=True, text=True, timeout=30)
-        sout, serr = srv.communicate(timeout=15)
-    finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
-    return cli, srv.returncode, sout, serr
+    return one_test([server, "-s", "-1", "-p", str(port)],
+                    [client, "-c", "127.0.0.1", "-p", str(port)] + args)
 
 
 WANT = "unable to start stream listener: Protocol not supported"
@@ -117,9 +92,7 @@ def main():
             return 77
         print(f"kernel without SCTP: {missing}")
         errors(ours, stock)
-    passed = sum(1 for r in results if r)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return summary()
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ Usage: server_ops.py OURS [STOCK] [FILTER]
 
 import concurrent.futures
 import ctypes
-import json
 import os
 import re
 import shutil
@@ -45,6 +44,9 @@ import sys
 import tempfile
 import threading
 import time
+
+import testlib
+from testlib import bound, report, send_doc, summary
 
 OURS = None
 STOCK = None
@@ -141,24 +143,13 @@ class Case:
 
 
 def free_port():
+    """Never the same port twice: the cases run in parallel."""
     while True:
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = testlib.free_port()
         with _port_lock:
             if port not in _ports_given:
                 _ports_given.add(port)
                 return port
-
-
-def bound(port):
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return True
-    return False
 
 
 def wait_until(pred, timeout, step=0.05):
@@ -372,8 +363,7 @@ def fake_client_until_error(port, params, limit_s):
         ctrl.sendall(cookie)
         if ctrl.recv(1) != b"\x09":
             raise RuntimeError("no PARAM_EXCHANGE")
-        body = json.dumps(params).encode()
-        ctrl.sendall(struct.pack(">I", len(body)) + body)
+        send_doc(ctrl, params)
         if ctrl.recv(1) != b"\x0a":
             raise RuntimeError("no CREATE_STREAMS")
         data = socket.create_connection(("127.0.0.1", port), timeout=5)
@@ -798,7 +788,6 @@ def main():
     STOCK = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
     TMP = tempfile.mkdtemp(prefix="server_ops.")
-    passed = failed = 0
     todo = []
     for name, fn, needs_stock in CASES:
         if filt and filt not in name:
@@ -812,17 +801,10 @@ def main():
             futs = [pool.submit(run_case, n, f) for n, f in todo]
             for fut in futs:
                 name, probs, dt = fut.result(timeout=CASE_TIMEOUT * len(todo))
-                if probs:
-                    failed += 1
-                    print(f"FAIL: {name} [{dt:.1f}s]: " + "; ".join(probs))
-                else:
-                    passed += 1
-                    print(f"PASS: {name} [{dt:.1f}s]")
-                sys.stdout.flush()
+                report(name, probs, dt)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return summary()
 
 
 if __name__ == "__main__":

@@ -25,21 +25,15 @@ import subprocess
 import sys
 import time
 
+from testlib import record, stop, summary, wait_exit
+
 NS = f"iperf3compat-opts-{os.getpid()}"
 PORT = 5402
-results = []
 
 
 def sh(*cmd, check=True, **kw):
     return subprocess.run(["ip", "netns", "exec", NS] + list(cmd),
                           check=check, capture_output=True, text=True, **kw)
-
-
-def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}" +
-          (f" ({detail})" if detail else ""))
-    sys.stdout.flush()
 
 
 def nft(rules):
@@ -67,19 +61,14 @@ def pair(server, client, cargs, sargs=(), addr="127.0.0.1", timeout=30):
         time.sleep(0.5)
         r = sh(client, "-c", addr, "-p", str(PORT), "-J", *cargs,
                check=False, timeout=timeout)
-        try:
-            srv.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            srv.kill()
+        wait_exit(srv, 10)  # killed below if it has not ended
         try:
             doc = json.loads(r.stdout)
         except ValueError:
             doc = {}
         return r.returncode, doc
     finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
+        stop(srv)
 
 
 COUNTERS = """
@@ -200,9 +189,7 @@ def congestion_cases(ours, stock):
     except (ValueError, subprocess.TimeoutExpired):
         got = None
     finally:
-        if srv.poll() is None:
-            srv.kill()
-            srv.wait()
+        stop(srv)
     record("-C reno stock->ours: our server applies it (receiver_tcp_"
            "congestion)", r.returncode == 0 and got == "reno", f"got={got!r}")
 
@@ -238,9 +225,7 @@ def main():
         for pid in pids:
             subprocess.run(["kill", "-9", pid], capture_output=True)
         subprocess.run(["ip", "netns", "del", NS], capture_output=True)
-    passed = sum(1 for r in results if r)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return summary()
 
 
 if __name__ == "__main__":

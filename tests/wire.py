@@ -14,7 +14,6 @@ and a fake client speaks it to our server, and they check:
 Usage: wire.py OURS
 """
 
-import json
 import re
 import socket
 import struct
@@ -23,25 +22,10 @@ import sys
 import threading
 import time
 
+from testlib import (free_port, listener, record, recv_exact, send_doc, stop,
+                     summary, wait_exit)
+
 TIMEOUT = 10
-results = []
-
-
-def record(name, ok, detail=""):
-    results.append(ok)
-    print(("PASS" if ok else "FAIL") + f": {name}" +
-          (f" ({detail})" if detail else ""))
-    sys.stdout.flush()
-
-
-def recv_exact(s, n):
-    buf = b""
-    while len(buf) < n:
-        chunk = s.recv(n - len(buf))
-        if not chunk:
-            break
-        buf += chunk
-    return buf
 
 
 def pattern(offset, n):
@@ -54,11 +38,7 @@ class FakeServer:
     a SERVER_ERROR so the client stops."""
 
     def __init__(self, udp=False):
-        self.ls = socket.socket()
-        self.ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.ls.bind(("127.0.0.1", 0))
-        self.ls.listen(4)
-        self.ls.settimeout(TIMEOUT)
+        self.ls = listener(4, TIMEOUT)
         self.port = self.ls.getsockname()[1]
         self.udp = udp
         self.cookie = self.data_cookie = self.params = None
@@ -159,10 +139,7 @@ def client_cases(ours):
 
 
 def server_reverse_case(ours):
-    port = None
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     srv = subprocess.Popen([ours, "-s", "-1", "-p", str(port)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -171,11 +148,10 @@ def server_reverse_case(ours):
         cookie = b"b" * 36 + b"\0"
         c.sendall(cookie)
         assert recv_exact(c, 1) == b"\x09"
-        params = json.dumps({"tcp": True, "omit": 0, "time": 1, "num": 0,
-                             "blockcount": 0, "parallel": 1, "reverse": True,
-                             "len": 1000, "repeating_payload": 1,
-                             "client_version": "3.12"}).encode()
-        c.sendall(struct.pack(">I", len(params)) + params)
+        send_doc(c, {"tcp": True, "omit": 0, "time": 1, "num": 0,
+                     "blockcount": 0, "parallel": 1, "reverse": True,
+                     "len": 1000, "repeating_payload": 1,
+                     "client_version": "3.12"})
         ok = recv_exact(c, 1) == b"\x0a"
         d = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
         d.sendall(cookie)
@@ -187,20 +163,15 @@ def server_reverse_case(ours):
         d.close()
         c.close()
     finally:
-        try:
-            srv.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            srv.kill()
-            srv.wait()
+        wait_exit(srv, 10)  # the -1 server ends after its test
+        stop(srv)
 
 
 def main():
     ours = sys.argv[1]
     client_cases(ours)
     server_reverse_case(ours)
-    passed = sum(1 for r in results if r)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if passed == len(results) else 1
+    return summary()
 
 
 if __name__ == "__main__":
