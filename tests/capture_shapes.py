@@ -186,30 +186,19 @@ def run_json_case(ours, capdir, name):
 def main():
     ours, capdir = sys.argv[1], sys.argv[2]
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
-    for name in CASES:
-        if filt and filt not in name:
-            continue
-        try:
-            probs = run_case(ours, capdir, name)
-        except (subprocess.TimeoutExpired, KeyError, OSError) as e:
-            probs = [f"could not run: {e!r}"]
-        if probs:
-            print(f"FAIL: {name}\n    " + "\n    ".join(probs))
-        else:
-            print(f"PASS: {name}")
-        count(not probs)
-        sys.stdout.flush()
-    for name in JSON_CASES:
-        if filt and filt not in name:
-            continue
-        try:
-            probs = run_json_case(ours, capdir, name)
-        except (subprocess.TimeoutExpired, KeyError, OSError) as e:
-            probs = [f"could not run: {e!r}"]
-        print(("FAIL: " if probs else "PASS: ") + f"{name} (JSON key order)" +
-              ("\n    " + "\n    ".join(probs) if probs else ""))
-        count(not probs)
-        sys.stdout.flush()
+    for names, run, what in ((CASES, run_case, ""),
+                             (JSON_CASES, run_json_case, " (JSON key order)")):
+        for name in names:
+            if filt and filt not in name:
+                continue
+            try:
+                probs = run(ours, capdir, name)
+            except (subprocess.TimeoutExpired, KeyError, OSError) as e:
+                probs = [f"could not run: {e!r}"]
+            print(("FAIL: " if probs else "PASS: ") + name + what +
+                  ("\n    " + "\n    ".join(probs) if probs else ""))
+            count(not probs)
+            sys.stdout.flush()
     return summary()
 
 
