@@ -190,7 +190,9 @@ def stop_sender_case(ours, client, who):
         time.sleep(1.5)
         running = cli.poll() is None and srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
-        bound = RCV_TIMEOUT_MS / 1000 + 3
+        # The watchdog's 1 s period, the server's 2 s drain of the control
+        # connection and slack for a loaded (or sanitized) run.
+        bound = RCV_TIMEOUT_MS / 1000 + 5
         rc, dt = wait_exit(srv, bound + 10)
         record(f"SIGSTOP {who} sender: the test was running", running)
         record(f"SIGSTOP {who} sender: our server ends the test within "
@@ -218,7 +220,9 @@ def stop_receiver_of_our_server_case(ours, client, who):
         time.sleep(1.5)
         running = cli.poll() is None and srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
-        bound = RCV_TIMEOUT_MS / 1000 + 4
+        # + filling the socket buffers, the 1 s watchdog period, the 2 s
+        # drain of the control connection and slack for a loaded run.
+        bound = RCV_TIMEOUT_MS / 1000 + 7
         rc, dt = wait_exit(srv, bound + 20)
         record(f"SIGSTOP {who} receiver: the test was running", running)
         record(f"SIGSTOP {who} receiver: our sending server ends the test "
