@@ -9,7 +9,10 @@
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "ctrl.h"
+#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "net.h"
@@ -138,4 +141,57 @@ proto_def_check_window(struct iperf_test *test, int fd)
 	if (got < w)
 		return iperf_fail(test, IESETBUF2, 0);
 	return 0;
+}
+
+int
+proto_def_accept(struct iperf_test *test, int listen_fd, int *family)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd;
+
+	do {
+		fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
+	} while (fd == -1 && errno == EINTR);
+	if (fd == -1)
+		return iperf_fail(test, IESTREAMACCEPT, errno);
+	/* Some systems pass the listener's O_NONBLOCK on: workers block. */
+	if (net_set_nonblocking(fd, 0) == -1) {
+		int err = errno;
+		close(fd);
+		return iperf_fail(test, IESTREAMACCEPT, err);
+	}
+	*family = ss.ss_family;
+	return fd;
+}
+
+int
+proto_def_dial(struct iperf_test *test, const struct net_dial_args *a)
+{
+	int gai = 0, fd;
+
+	test->err.code = 0;
+	fd = net_dial(a, &gai);
+	if (fd == -1) {
+		if (test->err.code != 0)
+			return -1; /* a setopts callback said why */
+		return iperf_fail_net(test, IESTREAMCONNECT, gai);
+	}
+	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
+		IPERF_CTRL_FIRST_BYTE_US) == -1) {
+		int err = errno;
+		close(fd);
+		return iperf_fail(test, IESENDCOOKIE, err);
+	}
+	return fd;
+}
+
+void
+proto_def_listen_done(struct iperf_test *test)
+{
+	if (test->prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->prot_listener);
+		close(test->prot_listener);
+	}
+	test->prot_listener = -1;
 }

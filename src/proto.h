@@ -63,5 +63,15 @@ const struct iperf_proto_ops *proto_find(int id);
 int proto_def_sockopts(struct iperf_test *test, int fd, int family);
 /* Shared: check window actually obtained (server side), error 141. */
 int proto_def_check_window(struct iperf_test *test, int fd);
+struct net_dial_args;
+/* Shared by connection-oriented transports: accept one data connection
+ * and make it blocking (workers block); its address family in *family.
+ * The fd, or -1 with IESTREAMACCEPT. */
+int proto_def_accept(struct iperf_test *test, int listen_fd, int *family);
+/* Client: dial a data connection as a describes and send the cookie on
+ * it.  The fd, or -1 with the test's error set. */
+int proto_def_dial(struct iperf_test *test, const struct net_dial_args *a);
+/* Close the protocol listener of the test, if any. */
+void proto_def_listen_done(struct iperf_test *test);
 
 #endif /* IPERF_PROTO_H */

@@ -135,23 +135,13 @@ psctp_listen(struct iperf_test *test)
 static int
 psctp_accept(struct iperf_test *test, int listen_fd, int *ready)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int fd;
+	int family, fd;
 
 	*ready = 0;
-	do {
-		fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
-	} while (fd == -1 && errno == EINTR);
+	fd = proto_def_accept(test, listen_fd, &family);
 	if (fd == -1)
-		return iperf_fail(test, IESTREAMACCEPT, errno);
-	/* Some systems pass the listener's O_NONBLOCK on: workers block. */
-	if (net_set_nonblocking(fd, 0) == -1) {
-		int err = errno;
-		close(fd);
-		return iperf_fail(test, IESTREAMACCEPT, err);
-	}
-	if (proto_def_sockopts(test, fd, ss.ss_family) == -1 ||
+		return -1;
+	if (proto_def_sockopts(test, fd, family) == -1 ||
 	    psctp_own_opts(test, fd) == -1 ||
 	    proto_def_check_window(test, fd) == -1) {
 		close(fd);
@@ -160,21 +150,10 @@ psctp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	return fd;
 }
 
-static void
-psctp_listen_done(struct iperf_test *test)
-{
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
-		close(test->prot_listener);
-	}
-	test->prot_listener = -1;
-}
-
 static int
 psctp_connect(struct iperf_test *test, int index)
 {
 	struct net_dial_args a;
-	int gai = 0, fd;
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
@@ -191,20 +170,7 @@ psctp_connect(struct iperf_test *test, int index)
 	    test->opt.connect_timeout_ms : SCTP_DATA_CONNECT_TIMEOUT_MS;
 	a.setopts = psctp_setopts;
 	a.setopts_arg = test;
-	test->err.code = 0;
-	fd = net_dial(&a, &gai);
-	if (fd == -1) {
-		if (test->err.code != 0)
-			return -1;
-		return iperf_fail_net(test, IESTREAMCONNECT, gai);
-	}
-	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
-		IPERF_CTRL_FIRST_BYTE_US) == -1) {
-		int err = errno;
-		close(fd);
-		return iperf_fail(test, IESENDCOOKIE, err);
-	}
-	return fd;
+	return proto_def_dial(test, &a);
 }
 
 static ssize_t
@@ -230,7 +196,7 @@ const struct iperf_proto_ops proto_sctp = {
 	.default_blksize = DEFAULT_SCTP_BLKSIZE,
 	.listen = psctp_listen,
 	.accept = psctp_accept,
-	.listen_done = psctp_listen_done,
+	.listen_done = proto_def_listen_done,
 	.connect = psctp_connect,
 	.send = psctp_send,
 	.recv = psctp_recv,

@@ -124,23 +124,13 @@ tcp_listen_done(struct iperf_test *test)
 static int
 tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int fd;
+	int family, fd;
 
 	*ready = 0;
-	do {
-		fd = accept(listen_fd, (struct sockaddr *)&ss, &len);
-	} while (fd == -1 && errno == EINTR);
+	fd = proto_def_accept(test, listen_fd, &family);
 	if (fd == -1)
-		return iperf_fail(test, IESTREAMACCEPT, errno);
-	/* Some systems pass the listener's O_NONBLOCK on: workers block. */
-	if (net_set_nonblocking(fd, 0) == -1) {
-		int err = errno;
-		close(fd);
-		return iperf_fail(test, IESTREAMACCEPT, err);
-	}
-	if (proto_def_sockopts(test, fd, ss.ss_family) == -1 ||
+		return -1;
+	if (proto_def_sockopts(test, fd, family) == -1 ||
 	    tcp_set_user_timeout(test, fd) == -1 ||
 	    proto_def_check_window(test, fd) == -1) {
 		close(fd);
@@ -153,7 +143,6 @@ static int
 tcp_connect(struct iperf_test *test, int index)
 {
 	struct net_dial_args a;
-	int gai = 0, fd;
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
@@ -169,20 +158,7 @@ tcp_connect(struct iperf_test *test, int index)
 	a.setopts = tcp_setopts;
 	a.setopts_arg = test;
 	a.flowlabel = test->settings.flowlabel;
-	test->err.code = 0;
-	fd = net_dial(&a, &gai);
-	if (fd == -1) {
-		if (test->err.code != 0)
-			return -1;
-		return iperf_fail_net(test, IESTREAMCONNECT, gai);
-	}
-	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
-		IPERF_CTRL_FIRST_BYTE_US) == -1) {
-		int err = errno;
-		close(fd);
-		return iperf_fail(test, IESENDCOOKIE, err);
-	}
-	return fd;
+	return proto_def_dial(test, &a);
 }
 
 static ssize_t

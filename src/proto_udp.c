@@ -318,16 +318,6 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	return listen_fd;
 }
 
-static void
-udp_listen_done(struct iperf_test *test)
-{
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
-		close(test->prot_listener);
-	}
-	test->prot_listener = -1;
-}
-
 /* ---- GSO / GRO (--gsro) ------------------------------------------------- */
 
 /* Sender: one send carries several datagrams, cut by the kernel. */
@@ -607,7 +597,7 @@ const struct iperf_proto_ops proto_udp = {
 	.client_init = udp_client_init,
 	.listen = udp_listen,
 	.accept = udp_accept,
-	.listen_done = udp_listen_done,
+	.listen_done = proto_def_listen_done,
 	.connect = udp_connect,
 	.stream_init = udp_stream_init,
 	.stream_release = udp_stream_release,
