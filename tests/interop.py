@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Interop tests: our iperf3 against the stock iperf3, both roles, loopback.
 
-For every case, our client runs against the stock server and the stock
-client runs against our server (on 127.0.0.1, and a subset on ::1).  Both
+The stock peers are Debian's iperf3 (3.12) and the real 3.21 when it is
+present (testlib.stock_peers(); each absent one is reported as SKIP).
+For every case and peer, our client runs against the stock server and
+the stock client runs against our server (on 127.0.0.1, and a subset on ::1).  Both
 ends run with -J so the figures can be compared:
 
   * both exit codes are 0;
@@ -13,7 +15,7 @@ ends run with -J so the figures can be compared:
     for the same case, apart from the keys iperf3 added after 3.12.
 
 Every process is bounded by a timeout and killed on the way out.
-Usage: interop.py OURS STOCK [case-filter]
+Usage: interop.py OURS STOCK312 [case-filter]
 """
 
 import json
@@ -23,7 +25,8 @@ import subprocess
 import sys
 import time
 
-from testlib import free_port, report, stop, summary, wait_listening
+from testlib import (free_port, report, stock_peers, stop, summary,
+                     wait_listening)
 
 # Keys 3.13-3.21 added (spec surface.md 3.7); the stock peer may be 3.12.
 ADDED_AFTER_312 = {
@@ -32,6 +35,9 @@ ADDED_AFTER_312 = {
     "start.test_start.gro", "start.timestamp.timemillisecs",
     "intervals[].streams[].reorder", "end.streams[].sender.reorder",
 }
+
+# Keys only our implementation adds (stock parsers ignore unknown keys).
+OUR_KEYS = set()
 
 # name, client arguments, address family filter (None = v4 only)
 TCP_CASES = [
@@ -139,9 +145,10 @@ def check_bytes(cj, sj, args):
     return problems
 
 
-def check_keys(ours, stock):
+def check_keys(ours, stock, peer_ver):
     po, ps = key_paths(ours), key_paths(stock)
-    extra = sorted(po - ps - ADDED_AFTER_312)
+    allowed = OUR_KEYS | (ADDED_AFTER_312 if peer_ver == "3.12" else set())
+    extra = sorted(po - ps - allowed)
     missing = sorted(ps - po)
     probs = []
     if extra:
@@ -151,33 +158,42 @@ def check_keys(ours, stock):
     return probs
 
 
+def run_case(ours, peer, name, args, v6):
+    ver, stock = peer
+    ref = run_pair(stock, stock, "127.0.0.1", args)
+    addrs = ["127.0.0.1"] + (["::1"] if v6 and socket.has_ipv6 else [])
+    for addr in addrs:
+        for role, sbin, cbin in (("ours->stock", stock, ours),
+                                 ("stock->ours", ours, stock)):
+            t0 = time.time()
+            crc, src, cj, sj, err = run_pair(sbin, cbin, addr, args)
+            probs = [err] if err else []
+            if not err:
+                if crc != 0:
+                    probs.append(f"client exit {crc}")
+                if src != 0:
+                    probs.append(f"server exit {src}")
+                probs += check_bytes(cj, sj, args)
+                if ref[2] is not None:
+                    mine = cj if role == "ours->stock" else sj
+                    theirs = ref[2] if role == "ours->stock" else ref[3]
+                    probs += check_keys(mine, theirs, ver)
+            label = f"{name} {role.replace('stock', ver)} {addr} " \
+                f"({' '.join(args)})"
+            report(label, probs, time.time() - t0)
+
+
 def main():
-    ours, stock = sys.argv[1], sys.argv[2]
+    ours, stock312 = sys.argv[1], sys.argv[2]
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
-    have_v6 = socket.has_ipv6
-    for name, args, v6 in TCP_CASES + UDP_CASES:
-        if filt and filt not in name:
-            continue
-        ref = run_pair(stock, stock, "127.0.0.1", args)
-        addrs = ["127.0.0.1"] + (["::1"] if v6 and have_v6 else [])
-        for addr in addrs:
-            for role, sbin, cbin in (("ours->stock", stock, ours),
-                                     ("stock->ours", ours, stock)):
-                t0 = time.time()
-                crc, src, cj, sj, err = run_pair(sbin, cbin, addr, args)
-                probs = [err] if err else []
-                if not err:
-                    if crc != 0:
-                        probs.append(f"client exit {crc}")
-                    if src != 0:
-                        probs.append(f"server exit {src}")
-                    probs += check_bytes(cj, sj, args)
-                    if ref[2] is not None:
-                        mine = cj if role == "ours->stock" else sj
-                        theirs = ref[2] if role == "ours->stock" else ref[3]
-                        probs += check_keys(mine, theirs)
-                label = f"{name} {role} {addr} ({' '.join(args)})"
-                report(label, probs, time.time() - t0)
+    peers = stock_peers(stock312 or None)
+    if not peers:
+        print("SKIP: no stock iperf3 peer to run against")
+        return 77
+    for peer in peers:
+        for name, args, v6 in TCP_CASES + UDP_CASES:
+            if not filt or filt in name:
+                run_case(ours, peer, name, args, v6)
     return summary()
 
 

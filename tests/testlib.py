@@ -9,7 +9,10 @@ contrib/run-tests.sh adds up, and gives the exit status.
 """
 
 import json
+import os
 import random
+import re
+import shutil
 import socket
 import struct
 import subprocess
@@ -230,3 +233,57 @@ def one_test(server_argv, client_argv, timeout=30):
     finally:
         stop(srv)
     return cli, srv.returncode, sout, serr
+
+
+# ---- stock peers ------------------------------------------------------------
+
+def peer_321_path():
+    """Where the real iperf3 3.21 is looked for: $IPERF3_PEER_321, else
+    ../shared/peers/iperf3-3.21 beside the checkout (present on the
+    project's machines, absent from a user's clone)."""
+    env = os.environ.get("IPERF3_PEER_321")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.normpath(os.path.join(here, "..", "..", "shared", "peers",
+                                         "iperf3-3.21"))
+
+
+def peer_version(path):
+    """The version a stock iperf3 program reports ("3.12"), or None if it
+    is missing or does not run (3.21 needs libssl3 and libsctp1)."""
+    if not path or not os.access(path, os.X_OK):
+        return None
+    try:
+        out = subprocess.run([path, "-v"], capture_output=True, text=True,
+                             timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.match(r"iperf (3\.[0-9]+)", out)
+    return m.group(1) if m else None
+
+
+def stock_peers(stock312=None, want=("3.12", "3.21")):
+    """The stock peers present, as [(version, path)]: Debian's iperf3
+    (`stock312`, else $IPERF3_STOCK, else `iperf3` on PATH) and 3.21
+    (peer_321_path()).  Each one wanted but absent prints a SKIP line
+    with the reason, so its cases are visibly skipped."""
+    cands = []
+    if "3.12" in want:
+        path = stock312 or os.environ.get("IPERF3_STOCK") or \
+            shutil.which("iperf3")
+        cands.append(("3.12", path, "Debian's iperf3 not installed "
+                      "(apt-get install iperf3)"))
+    if "3.21" in want:
+        path = peer_321_path()
+        cands.append(("3.21", path, f"iperf3 3.21 not found or not runnable "
+                      f"at {path} (set IPERF3_PEER_321)"))
+    peers = []
+    for label, path, why in cands:
+        ver = peer_version(path)
+        if ver is None:
+            print(f"SKIP: stock {label} cases: {why}")
+            sys.stdout.flush()
+        else:
+            peers.append((ver, path))
+    return peers
