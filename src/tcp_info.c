@@ -52,7 +52,12 @@ tcp_info_read(int fd, struct tcpinfo_snapshot *out)
 		out->rtt = ti.tcpi_rtt;
 		out->rttvar = ti.tcpi_rttvar;
 		out->pmtu = ti.tcpi_pmtu;
-		out->reorder = ti.tcpi_reordering;
+#ifdef HAVE_STRUCT_TCP_INFO_TCPI_REORD_SEEN
+		/* Reordering events seen on the connection (Linux 4.19+), as
+		 * 3.21 reports; not tcpi_reordering, the current reordering
+		 * metric (net.ipv4.tcp_reordering and what the kernel learnt). */
+		out->reorder = ti.tcpi_reord_seen;
+#endif
 		return 0;
 	}
 #else

@@ -13,7 +13,7 @@ struct tcpinfo_snapshot {
 	uint64_t rtt;      /* us */
 	uint64_t rttvar;   /* us */
 	uint64_t pmtu;
-	uint64_t reorder;
+	uint64_t reorder;  /* reordering events seen (tcpi_reord_seen) */
 	uint64_t snd_mss;
 };
 
