@@ -70,19 +70,6 @@ client_send_params(struct iperf_test *test)
 	return 0;
 }
 
-static void
-note_buffer_sizes(struct iperf_test *test, int fd)
-{
-	int v = 0;
-	socklen_t len = sizeof(v);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
-		test->sndbuf_actual = v;
-	len = sizeof(v);
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
-		test->rcvbuf_actual = v;
-}
-
 static int
 client_create_streams(struct iperf_test *test)
 {
@@ -95,8 +82,11 @@ client_create_streams(struct iperf_test *test)
 
 		if (fd == -1)
 			return -1;
-		if (i == 0)
-			note_buffer_sizes(test, fd);
+		/* start.sndbuf_actual/rcvbuf_actual: the first data socket,
+		 * unless its transport noted them before connecting. */
+		if (i == 0 && test->sndbuf_actual == 0)
+			net_get_bufsizes(fd, &test->sndbuf_actual,
+			    &test->rcvbuf_actual);
 		sp = stream_new(test, fd, test_stream_is_sender(test, i));
 		if (sp == NULL) {
 			int err = errno;
@@ -477,16 +467,19 @@ client_connect(struct iperf_test *test)
 	(void)net_set_nodelay(test->ctrl_sck);
 	if (test_tune_ctrl(test) == -1)
 		return -1;
+	make_cookie(test->cookie);
+	if (ctrl_write_all(test->ctrl_sck, test->cookie, IPERF_COOKIE_SIZE,
+		IPERF_CTRL_FIRST_BYTE_US) == -1)
+		return iperf_fail(test, IESENDCOOKIE, errno);
+	/* Read once the cookie has gone, as 3.21 does: the kernel settles the
+	 * segment size on the first send (loopback: 32741 before, 32768
+	 * after), and the default UDP block size follows from it. */
 	test->ctrl_mss = net_get_mss(test->ctrl_sck);
 	if (test->opt.verbose && !test->opt.json_output)
 		report_raw(test, "Control connection MSS %d\n", test->ctrl_mss);
 	if (test->proto->client_init != NULL &&
 	    test->proto->client_init(test) == -1)
 		return -1;
-	make_cookie(test->cookie);
-	if (ctrl_write_all(test->ctrl_sck, test->cookie, IPERF_COOKIE_SIZE,
-		IPERF_CTRL_FIRST_BYTE_US) == -1)
-		return iperf_fail(test, IESENDCOOKIE, errno);
 	return 0;
 }
 
@@ -495,6 +488,7 @@ client_prepare(struct iperf_test *test)
 {
 	test->sops = &client_ops;
 	test->state = 0;
+	test->sndbuf_actual = test->rcvbuf_actual = 0;
 	test_update_mode(test);
 	if (test->proto == NULL)
 		test->proto = proto_find(test->settings.protocol_id);

@@ -388,6 +388,19 @@ net_get_mss(int fd)
 	return mss;
 }
 
+void
+net_get_bufsizes(int fd, int *snd, int *rcv)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+		*snd = v;
+	len = sizeof(v);
+	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
+		*rcv = v;
+}
+
 int
 net_getsockdomain(int fd)
 {

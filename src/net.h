@@ -84,6 +84,9 @@ int net_set_keepalive(int fd, const struct net_keepalive *ka);
 int net_get_keepalive(int fd, struct net_keepalive *ka);
 /* TCP_MAXSEG of fd, or 0 if unknown. */
 int net_get_mss(int fd);
+/* The kernel's send and receive buffer sizes of fd (left as they are if
+ * they cannot be read). */
+void net_get_bufsizes(int fd, int *snd, int *rcv);
 int net_getsockdomain(int fd);
 
 /* Numeric host and port; IPv4-mapped IPv6 is shown as plain IPv4. */

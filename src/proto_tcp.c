@@ -39,9 +39,15 @@ tcp_set_user_timeout(struct iperf_test *test, int fd)
 static int
 tcp_setopts(int fd, int family, void *arg)
 {
-	if (proto_def_sockopts(arg, fd, family) == -1)
+	struct iperf_test *test = arg;
+
+	if (proto_def_sockopts(test, fd, family) == -1)
 		return -1;
-	return tcp_set_user_timeout(arg, fd);
+	/* As 3.21 reports them: the first stream's buffers once -w is
+	 * applied and before connecting (autotuning grows them after). */
+	if (test->streams == NULL)
+		net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
+	return tcp_set_user_timeout(test, fd);
 }
 
 /* Options that must be on the listening socket before the SYN arrives. */

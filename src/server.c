@@ -67,6 +67,9 @@ server_open_data_listener(struct iperf_test *test)
 
 	if (fd == -1)
 		return -1;
+	/* start.sndbuf_actual/rcvbuf_actual: the listener the data streams
+	 * come from (with -w, the one re-made with the window), as 3.21. */
+	net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
 	if (fd != test->listener) {
 		test->prot_listener = fd;
 		if (evloop_add_fd(test->loop, fd, EV_READ, server_data_listener_cb,
@@ -101,13 +104,15 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (test->settings.server_affinity >= 0 &&
 	    affinity_pin(test, test->settings.server_affinity) == -1)
 		return -1;
+	/* The data listener first: its buffer sizes go into the start
+	 * record that on_params writes. */
+	if (server_open_data_listener(test) == -1)
+		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)
 		test->on_connect(test);
 	else
 		test->reporter->on_connect(test);
-	if (server_open_data_listener(test) == -1)
-		return -1;
 	test->streams_expected = test_total_streams(test);
 	test->streams_accepted = 0;
 	if (session_send_state(test, CREATE_STREAMS) == -1)

@@ -43,19 +43,6 @@ deny(int fd)
 }
 
 static void
-note_buffer_sizes(struct iperf_test *test, int fd)
-{
-	int v = 0;
-	socklen_t len = sizeof(v);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
-		test->sndbuf_actual = v;
-	len = sizeof(v);
-	if (getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len) == 0)
-		test->rcvbuf_actual = v;
-}
-
-static void
 accept_control(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss)
 {
@@ -65,7 +52,6 @@ accept_control(struct iperf_test *test, int fd,
 	    &test->peer_port);
 	test->mapped_v4 = net_is_mapped_v4(ss);
 	(void)net_set_nodelay(fd);
-	note_buffer_sizes(test, test->listener);
 	test->capture_output = 1;
 	test->progress_us = evloop_now(test->loop);
 	server_limits_idle_stop(test);
@@ -255,8 +241,9 @@ server_add_stream(struct iperf_test *test, int fd)
 	stream_add(test, sp);
 	if (stream_setup(sp) == -1)
 		return -1;
+	/* UDP: the first stream once -w is applied (it was the listener). */
 	if (index == 0 && (test->proto->flags & PROTO_F_DATAGRAM))
-		note_buffer_sizes(test, fd);
+		net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
 	if (test->on_new_stream != NULL)
 		test->on_new_stream(sp);
 	else
