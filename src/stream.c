@@ -24,8 +24,22 @@
 #include "util.h"
 #include "banned.h"
 
-/* Longest a paced worker sleeps before re-checking its stop flag. */
-#define PACER_MAX_SLEEP_US 100000ULL
+/* The pacing sleep waits on sp->wake against the monotonic clock, so that
+ * stream_signal_stop() ends it at once. */
+static int
+stream_wake_init(struct iperf_stream *sp)
+{
+	pthread_condattr_t attr;
+	int rc;
+
+	if (pthread_condattr_init(&attr) != 0)
+		return -1;
+	rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(&sp->wake, &attr);
+	(void)pthread_condattr_destroy(&attr);
+	return rc == 0 ? 0 : -1;
+}
 
 struct iperf_stream *
 stream_new(struct iperf_test *test, int sock, int sender)
@@ -48,6 +62,13 @@ stream_new(struct iperf_test *test, int sock, int sender)
 		return NULL;
 	}
 	if (pthread_mutex_init(&sp->lock, NULL) != 0) {
+		stream_io_release(sp);
+		free(sp);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (stream_wake_init(sp) != 0) {
+		pthread_mutex_destroy(&sp->lock);
 		stream_io_release(sp);
 		free(sp);
 		errno = ENOMEM;
@@ -81,6 +102,7 @@ stream_free(struct iperf_stream *sp)
 		next = ir->next;
 		free(ir);
 	}
+	pthread_cond_destroy(&sp->wake);
 	pthread_mutex_destroy(&sp->lock);
 	stream_io_release(sp);
 	free(sp);
@@ -157,6 +179,25 @@ stream_count_rx(struct iperf_stream *sp, uint64_t bytes)
 	pthread_mutex_unlock(&sp->lock);
 }
 
+/* Sleep until deadline_us unless the stream is asked to stop first (the
+ * stop request wakes the sleeper: a paced sender never outlives the end
+ * of the test by more than a wake-up).  -1 when asked to stop. */
+static int
+sleep_unless_stopped(struct iperf_stream *sp, uint64_t deadline_us)
+{
+	struct timespec ts;
+	int stopped;
+
+	ts.tv_sec = (time_t)(deadline_us / USEC_PER_SEC);
+	ts.tv_nsec = (long)((deadline_us % USEC_PER_SEC) * 1000);
+	pthread_mutex_lock(&sp->lock);
+	while (!(stopped = atomic_load(&sp->stop)) &&
+	    pthread_cond_timedwait(&sp->wake, &sp->lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&sp->lock);
+	return stopped ? -1 : 0;
+}
+
 /* Wait until a block may go; returns 0 to send, -1 if asked to stop. */
 static int
 pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize)
@@ -167,11 +208,8 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize)
 
 		if (wait_us == 0)
 			return 0;
-		if (atomic_load(&sp->stop))
+		if (sleep_unless_stopped(sp, now + wait_us) == -1)
 			return -1;
-		if (wait_us > PACER_MAX_SLEEP_US)
-			wait_us = PACER_MAX_SLEEP_US;
-		iperf_time_sleep_until(now + wait_us);
 	}
 }
 
@@ -341,8 +379,14 @@ stream_signal_stop(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next)
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		/* Set under the lock the sleeper checks it under: the wake-up
+		 * cannot fall between its check and its wait. */
+		pthread_mutex_lock(&sp->lock);
 		atomic_store(&sp->stop, 1);
+		pthread_cond_broadcast(&sp->wake);
+		pthread_mutex_unlock(&sp->lock);
+	}
 }
 
 /* Wait until the worker has left its loop, at most until deadline_us;

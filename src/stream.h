@@ -11,9 +11,11 @@
  *    lists, baselines, summaries, peer results.  Snapshots are copied out
  *    whole, so 64-bit counters never tear on 32-bit ARM and no atomics wider
  *    than int are needed (no libatomic).
- *  - sp->stop is an atomic int set by the loop thread; the worker checks it
- *    before each block.  The loop wakes blocked workers by shutdown()ing the
- *    socket and then joins them.
+ *  - sp->stop is an atomic int set by the loop thread (under sp->lock, with
+ *    a broadcast on sp->wake); the worker checks it before each block.  A
+ *    worker sleeping for pacing waits on sp->wake, so the stop request
+ *    wakes it at once; one blocked in send/recv is woken by shutdown() of
+ *    the socket.  The loop then joins them.
  *  - sp->io (block in flight, -F file) and sp->xmit_len are prepared by the
  *    loop thread before the worker starts and then belong to the worker.
  */
@@ -98,6 +100,7 @@ struct iperf_stream {
 	atomic_int stop;
 	atomic_int in_send; /* 1 while the worker is inside a send call */
 	pthread_mutex_t lock;
+	pthread_cond_t wake;     /* with lock: ends a pacing sleep at stop */
 	struct stream_live live; /* guarded by lock */
 
 	/* loop thread: accounting baselines */
