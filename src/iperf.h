@@ -131,6 +131,7 @@ struct iperf_settings {
 	int gro, gro_bf_size;
 	char *authtoken;
 	char *client_version; /* what the peer said */
+	unsigned int ext_want; /* server: EXT_* the client asked for (ext.h) */
 };
 
 /* Options that stay local to this end. */

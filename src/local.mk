@@ -21,6 +21,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/auth.c %reldir%/auth.h \
 	%reldir%/ctrl.c %reldir%/ctrl.h \
 	%reldir%/params.c %reldir%/params.h \
+	%reldir%/ext.c %reldir%/ext.h \
 	%reldir%/json.c %reldir%/json.h \
 	%reldir%/net.c %reldir%/net.h \
 	%reldir%/flowlabel.c %reldir%/flowlabel.h \

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "json.h"
@@ -143,7 +144,8 @@ params_encode(const struct iperf_test *test)
 		return NULL;
 	if (encode_core(&test->settings, o) != 0 ||
 	    encode_udp_offload(&test->settings, o) != 0 ||
-	    encode_extras(&test->settings, o) != 0) {
+	    encode_extras(&test->settings, o) != 0 ||
+	    ext_encode(test, o) != 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
@@ -333,6 +335,7 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	if (doc == NULL || !cJSON_IsObject(doc))
 		return iperf_fail(test, IERECVPARAMS, 0);
 	decode_protocol(&test->settings, doc);
+	test->settings.ext_want = ext_decode(doc);
 	if (decode_numbers(test, doc) == -1 || decode_blksize(test, doc) == -1 ||
 	    decode_udp_offload(test, doc) == -1 ||
 	    decode_flags_strings(test, doc) == -1)

@@ -252,7 +252,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	ssize_t n;
 	int ready;
 
-	if (test_send_limit_reached(test))
+	if (test_count_stops_sender(test) && test_send_limit_reached(test))
 		return 0;
 	ready = stream_io_next(sp);
 	if (ready <= 0) {

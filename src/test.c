@@ -6,14 +6,17 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_EVENTFD_H
 #include <sys/eventfd.h>
 #endif
 
 #include "evloop.h"
+#include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#include "iperf_time.h"
 #include "net.h"
 #include "proto.h"
 #include "report.h"
@@ -163,29 +166,88 @@ test_limit_rebase(struct iperf_test *test)
 }
 
 int
+test_count_stops_sender(const struct iperf_test *test)
+{
+	return !(test->opt.role == 's' && test->proto != NULL &&
+	    (test->proto->flags & PROTO_F_DATAGRAM) &&
+	    !(test->settings.ext_want & EXT_COUNT_STOP));
+}
+
+/* What the receiving streams show of the peer's sending. */
+struct rx_evidence {
+	uint64_t bytes, blocks;
+	uint64_t newest_datagram_us; /* 0: no datagram stream got any */
+};
+
+static void
+rx_evidence_take(struct iperf_test *test, struct rx_evidence *ev)
+{
+	struct iperf_stream *sp;
+
+	memset(ev, 0, sizeof(*ev));
+	/* Received totals are not reset at the end of the omit period. */
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		struct stream_live l;
+		uint64_t bytes, blocks;
+
+		if (sp->sender)
+			continue;
+		stream_snapshot(sp, &l);
+		bytes = l.bytes;
+		blocks = sp->blksize > 0 ? l.bytes / sp->blksize : 0;
+		if (sp->datagram) {
+			/* The highest sequence number: the lost ones were
+			 * sent as well. */
+			if (l.packets > blocks)
+				blocks = l.packets;
+			if (l.packets * sp->blksize > bytes)
+				bytes = l.packets * sp->blksize;
+			if (l.last_rx_us > ev->newest_datagram_us)
+				ev->newest_datagram_us = l.last_rx_us;
+		}
+		ev->bytes += bytes;
+		ev->blocks += blocks;
+	}
+}
+
+/* How long a datagram flow under a count may be silent before its sender
+ * is taken to be done (its last datagrams were lost): 8 datagram times
+ * at the rate, and no less than TEST_DATAGRAM_SILENCE_MIN_US. */
+static uint64_t
+datagram_silence_us(const struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	uint64_t us = TEST_DATAGRAM_SILENCE_MIN_US;
+
+	if (s->rate > 0 && s->blksize > 0) {
+		uint64_t gap = (uint64_t)s->blksize * 8ULL * USEC_PER_SEC / s->rate;
+
+		if (gap > us / 8)
+			us = gap * 8;
+	}
+	return us;
+}
+
+int
 test_end_condition_met(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
-	struct iperf_stream *sp;
-	uint64_t rx_bytes = 0, rx_blocks = 0;
+	struct rx_evidence ev;
+	uint64_t now;
 
 	if (s->bytes == 0 && s->blocks == 0)
 		return 0;
 	if (test_send_limit_reached(test))
 		return 1;
-	/* Received totals are not reset at the end of the omit period. */
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
-		struct stream_live l;
-
-		if (sp->sender)
-			continue;
-		stream_snapshot(sp, &l);
-		rx_bytes += l.bytes;
-		rx_blocks += sp->blksize > 0 ? l.bytes / sp->blksize : 0;
-	}
-	if (s->bytes != 0 && rx_bytes >= s->bytes)
+	rx_evidence_take(test, &ev);
+	if ((s->bytes != 0 && ev.bytes >= s->bytes) ||
+	    (s->blocks != 0 && ev.blocks >= s->blocks))
 		return 1;
-	return s->blocks != 0 && rx_blocks >= s->blocks;
+	if (ev.newest_datagram_us == 0)
+		return 0;
+	now = iperf_time_now_us();
+	return now > ev.newest_datagram_us &&
+	    now - ev.newest_datagram_us > datagram_silence_us(test);
 }
 
 void

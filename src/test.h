@@ -28,7 +28,18 @@ int test_send_limit_reached(struct iperf_test *test);
 /* A send moved `bytes` in `blocks` blocks (datagrams, with UDP GSO). */
 void test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks);
 void test_limit_rebase(struct iperf_test *test); /* at the end of omit */
-/* Client end condition: bytes/blocks sent or received reached. */
+/* Does this end's sender stop once -n/-k is sent?  Yes, but for our
+ * server sending datagrams to a client that did not ask for count_stop
+ * (ext.h): a stock client ends only when it has received the count, so
+ * the sender goes on until the client ends the test, as stock does. */
+int test_count_stops_sender(const struct iperf_test *test);
+/* Shortest silence of a datagram flow that ends a count (see below). */
+#define TEST_DATAGRAM_SILENCE_MIN_US 250000ULL
+
+/* Client end condition: the -n/-k count is reached, by what this end sent
+ * or by what the peer sent it: bytes or blocks received, for datagrams
+ * the highest sequence number seen (lost datagrams were sent too), or a
+ * datagram flow silent for long enough (its tail was lost). */
 int test_end_condition_met(struct iperf_test *test);
 
 /* Close the data sockets but keep the streams' figures. */

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "check_main.h"
+#include "ext.h"
 #include "iperf.h"
 #include "json.h"
 #include "params.h"
@@ -135,6 +136,30 @@ START_TEST(bidir_wins_over_reverse_when_encoding)
 }
 END_TEST
 
+START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
+{
+	char *s;
+
+	t->proto = proto_find(SOCK_DGRAM);
+	t->settings.protocol_id = SOCK_DGRAM;
+	t->settings.bytes = 5000000;
+	s = encode(); /* sending the count: stock behaviour, no key */
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+	t->settings.reverse = 1;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, ",\"client_version\":\"3.21\","
+	    "\"iperf3_compat\":{\"version\":\"" PACKAGE_VERSION "\","
+	    "\"want\":[\"count_stop\"]}}"));
+	free(s);
+	t->proto = proto_find(SOCK_STREAM); /* TCP: no loss, no key */
+	t->settings.protocol_id = SOCK_STREAM;
+	s = encode();
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+}
+END_TEST
+
 static int
 decode(const char *json)
 {
@@ -184,6 +209,33 @@ START_TEST(wrong_types_are_ignored)
 	ck_assert_int_eq(t->settings.reverse, 0);
 	ck_assert_ptr_null(t->settings.title);
 	ck_assert_int_eq(t->settings.protocol_id, SOCK_STREAM);
+}
+END_TEST
+
+struct ext_case {
+	const char *json;
+	unsigned int want;
+};
+
+static const struct ext_case ext_cases[] = {
+	{ "{\"iperf3_compat\":{\"want\":[\"count_stop\"]}}", EXT_COUNT_STOP },
+	{ "{\"iperf3_compat\":{\"version\":\"9\",\"want\":[\"x\",\"count_stop\"]}}",
+	    EXT_COUNT_STOP },
+	{ "{}", 0 },
+	{ "{\"iperf3_compat\":\"count_stop\"}", 0 },
+	{ "{\"iperf3_compat\":{\"want\":\"count_stop\"}}", 0 },
+	{ "{\"iperf3_compat\":{\"want\":[1,null,{},[\"count_stop\"]]}}", 0 },
+	{ "{\"iperf3_compat\":{\"want\":[\"Count_stop\",\"count_stop \"]}}", 0 },
+	/* only the first 16 names are looked at */
+	{ "{\"iperf3_compat\":{\"want\":[\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
+	    "\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
+	    "\"count_stop\"]}}", 0 },
+};
+
+START_TEST(extension_key_is_read_leniently)
+{
+	ck_assert_int_eq(decode(ext_cases[_i].json), 0);
+	ck_assert_uint_eq(t->settings.ext_want, ext_cases[_i].want);
 }
 END_TEST
 
@@ -395,6 +447,7 @@ make_suite(void)
 	tcase_add_test(tc, encodes_udp_with_offload_keys);
 	tcase_add_test(tc, never_sends_flags_as_false_or_zero);
 	tcase_add_test(tc, bidir_wins_over_reverse_when_encoding);
+	tcase_add_test(tc, asks_for_count_stop_only_when_receiving_a_udp_count);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -402,6 +455,8 @@ make_suite(void)
 	tcase_add_test(tc, presence_flags_are_on_whatever_their_value);
 	tcase_add_test(tc, wrong_types_are_ignored);
 	tcase_add_test(tc, missing_keys_keep_server_defaults);
+	tcase_add_loop_test(tc, extension_key_is_read_leniently, 0,
+	    (int)(sizeof(ext_cases) / sizeof(ext_cases[0])));
 	tcase_add_loop_test(tc, out_of_range_values_fail_with_their_code, 0,
 	    (int)(sizeof(range_cases) / sizeof(range_cases[0])));
 	tcase_add_test(tc, huge_numbers_do_not_overflow);

@@ -1,0 +1,99 @@
+/* ext.c - negotiation of our extensions (see ext.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "ext.h"
+#include "iperf.h"
+#include "proto.h"
+#include "banned.h"
+
+/* Longest "want" list looked at: the rest of a hostile list is ignored. */
+#define EXT_MAX_WANT 16
+
+static const struct ext_name {
+	const char *name;
+	unsigned int bit;
+} ext_names[] = {
+	{ "count_stop", EXT_COUNT_STOP },
+};
+
+unsigned int
+ext_client_wants(const struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	unsigned int want = 0;
+	int datagram = test->proto != NULL &&
+	    (test->proto->flags & PROTO_F_DATAGRAM);
+
+	if (datagram && (s->bytes != 0 || s->blocks != 0) &&
+	    (s->reverse || s->bidirectional))
+		want |= EXT_COUNT_STOP;
+	return want;
+}
+
+int
+ext_encode(const struct iperf_test *test, cJSON *params)
+{
+	unsigned int want = ext_client_wants(test);
+	cJSON *o, *list;
+	size_t i;
+
+	if (want == 0)
+		return 0;
+	o = cJSON_AddObjectToObject(params, EXT_PARAM_KEY);
+	if (o == NULL || cJSON_AddStringToObject(o, "version",
+			     PACKAGE_VERSION) == NULL)
+		return -1;
+	list = cJSON_AddArrayToObject(o, "want");
+	if (list == NULL)
+		return -1;
+	for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++) {
+		cJSON *n;
+
+		if (!(want & ext_names[i].bit))
+			continue;
+		n = cJSON_CreateString(ext_names[i].name);
+		if (n == NULL || !cJSON_AddItemToArray(list, n)) {
+			cJSON_Delete(n);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static unsigned int
+ext_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++) {
+		if (strcmp(ext_names[i].name, name) == 0)
+			return ext_names[i].bit;
+	}
+	return 0;
+}
+
+unsigned int
+ext_decode(const cJSON *params)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(params, EXT_PARAM_KEY);
+	const cJSON *list, *item;
+	unsigned int want = 0;
+	int n = 0;
+
+	if (!cJSON_IsObject(o))
+		return 0;
+	list = cJSON_GetObjectItemCaseSensitive(o, "want");
+	if (!cJSON_IsArray(list))
+		return 0;
+	cJSON_ArrayForEach(item, list) {
+		if (++n > EXT_MAX_WANT)
+			break;
+		if (cJSON_IsString(item) && item->valuestring != NULL)
+			want |= ext_bit(item->valuestring);
+	}
+	return want;
+}

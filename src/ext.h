@@ -1,0 +1,39 @@
+/*
+ * ext.h - extensions beyond stock iperf3, negotiated in one place.
+ *
+ * Our client adds one key to the parameter document, EXT_PARAM_KEY, only
+ * when it asks for something our server does differently from stock:
+ *
+ *   "iperf3_compat": {"version": "0.1.0", "want": ["count_stop", ...]}
+ *
+ * A stock server ignores the unknown key (observed with 3.12 and 3.21),
+ * and a stock client never sends it, so our server keeps stock behaviour
+ * for stock clients.  Names our server does not know are ignored.
+ *
+ * Features:
+ *  - count_stop: a -n/-k test whose client receives datagrams (UDP -R or
+ *    --bidir).  Our client ends such a count on the sender's evidence
+ *    (datagram sequence numbers, or the flow falling silent), so lost
+ *    datagrams cannot hold it open; our server's sender may then stop at
+ *    the count exactly.  Without it (a stock client, which ends only once
+ *    it has received the count) our server's datagram sender goes on past
+ *    the count until the client ends the test, as a stock server does.
+ */
+#ifndef IPERF_EXT_H
+#define IPERF_EXT_H
+
+struct iperf_test;
+struct cJSON;
+
+#define EXT_PARAM_KEY "iperf3_compat"
+#define EXT_COUNT_STOP (1u << 0)
+
+/* Client: the features this test asks for (0: send no key). */
+unsigned int ext_client_wants(const struct iperf_test *test);
+/* Client: add the key to the parameter document; 0 or -1 (no memory). */
+int ext_encode(const struct iperf_test *test, struct cJSON *params);
+/* Server: the features the client asked for (0 when the key is absent
+ * or malformed; never an error, as a stock server would not fail). */
+unsigned int ext_decode(const struct cJSON *params);
+
+#endif /* IPERF_EXT_H */
