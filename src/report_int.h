@@ -34,7 +34,10 @@ void report_json_attach(struct cJSON *parent, const char *key,
 
 /* Wall-clock time of the test's start (taken once, then remembered). */
 void report_wall_time(struct iperf_test *test, time_t *secs, uint64_t *ms);
-/* "iperf 3.21" */
+/* "iperf 3.21": JSON start.version, which parsers read as stock's. */
 #define REPORT_VERSION_TEXT ("iperf " IPERF_VERSION_COMPAT)
+/* -V's first line: the same, naming this implementation as -v does. */
+#define REPORT_VERSION_LINE \
+	("iperf " IPERF_VERSION_COMPAT " (" PACKAGE_NAME " " PACKAGE_VERSION ")")
 
 #endif /* IPERF_REPORT_INT_H */

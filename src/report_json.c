@@ -76,6 +76,17 @@ add_str(cJSON *o, const char *key, const char *v)
 		(void)cJSON_AddStringToObject(o, key, v);
 }
 
+/* start.implementation (ours; stock has no such key): which program made
+ * the document, since "version" says "iperf 3.21" as stock does. */
+static void
+add_implementation(cJSON *start)
+{
+	cJSON *o = add_object(start, "implementation");
+
+	add_str(o, "name", PACKAGE_NAME);
+	add_str(o, "version", PACKAGE_VERSION);
+}
+
 static void
 json_begin(struct iperf_test *test)
 {
@@ -90,6 +101,7 @@ json_begin(struct iperf_test *test)
 	get_system_info(info, sizeof(info));
 	add_str(test->json_start, "version", REPORT_VERSION_TEXT);
 	add_str(test->json_start, "system_info", info);
+	add_implementation(test->json_start);
 	test->json_intervals = test->json_top != NULL ?
 	    cJSON_AddArrayToObject(test->json_top, "intervals") : NULL;
 	test->json_end = add_object(test->json_top, "end");

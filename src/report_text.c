@@ -45,7 +45,7 @@ print_version(struct iperf_test *test)
 	char info[512];
 
 	get_system_info(info, sizeof(info));
-	(void)iperf_printf(test, "%s\n", REPORT_VERSION_TEXT);
+	(void)iperf_printf(test, "%s\n", REPORT_VERSION_LINE);
 	(void)iperf_printf(test, "%s", "");
 	(void)iperf_printf(test, "%s\n", info);
 }

@@ -219,25 +219,36 @@ fx_assert_text(const char *got, const char *want)
 	    line, (int)strcspn(g, "\n"), g, (int)strcspn(w, "\n"), w);
 }
 
+/* Replace the first `key` in *text (heap) by `value`. */
+static void
+fx_subst(char **text, const char *key, const char *value)
+{
+	const char *at = strstr(*text, key);
+	char *out;
+	size_t n;
+
+	if (at == NULL)
+		return;
+	n = strlen(*text) + strlen(value) + 1;
+	out = malloc(n);
+	ck_assert_ptr_nonnull(out);
+	(void)snprintf(out, n, "%.*s%s%s", (int)(at - *text), *text, value,
+	    at + strlen(key));
+	free(*text);
+	*text = out;
+}
+
+/* The expected text with @SYSINFO@ (uname) and @PKGVER@ (this package's
+ * version, in start.implementation) filled in. */
 char *
 fx_want(const char *want)
 {
-	static const char key[] = "@SYSINFO@";
-	char info[512], *out;
-	const char *at = strstr(want, key);
-	size_t n;
+	char info[512], *out = strdup(want);
 
-	if (at == NULL) {
-		out = strdup(want);
-		ck_assert_ptr_nonnull(out);
-		return out;
-	}
-	get_system_info(info, sizeof(info));
-	n = strlen(want) + strlen(info) + 1;
-	out = malloc(n);
 	ck_assert_ptr_nonnull(out);
-	(void)snprintf(out, n, "%.*s%s%s", (int)(at - want), want, info,
-	    at + sizeof(key) - 1);
+	get_system_info(info, sizeof(info));
+	fx_subst(&out, "@SYSINFO@", info);
+	fx_subst(&out, "@PKGVER@", PACKAGE_VERSION);
 	return out;
 }
 

@@ -177,7 +177,7 @@ START_TEST(verbose_server_prints_version_and_uname_before_the_banner)
 	f.t->server_test_number = 3;
 	f.t->reporter->server_listening(f.t);
 	get_system_info(info, sizeof(info));
-	(void)snprintf(want, sizeof(want), "iperf 3.21\n%s\n" RULE
+	(void)snprintf(want, sizeof(want), "iperf 3.21 (iperf3-compat " PACKAGE_VERSION ")\n%s\n" RULE
 	    "Server listening on 5402 (test #3)\n" RULE, info);
 	fx_assert_text(fx_out(&f), want);
 	fx_free(&f);
@@ -219,7 +219,7 @@ START_TEST(verbose_client_prints_connect_details_cpu_and_congestion)
 	f.t->remote_congestion_used = str_dup("bbr");
 	fx_finish(&f);
 	get_system_info(info, sizeof(info));
-	(void)snprintf(want, sizeof(want), "iperf 3.21\n%s\n%s", info,
+	(void)snprintf(want, sizeof(want), "iperf 3.21 (iperf3-compat " PACKAGE_VERSION ")\n%s\n%s", info,
 	    "Time: Sun, 22 Nov 2026 01:55:44 GMT\n"
 	    "Connecting to host 127.0.0.1, port 5402\n"
 	    "      Cookie: nm6w3sui6gzxupes6qm5sivefproluadofm5\n"

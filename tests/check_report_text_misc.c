@@ -60,7 +60,7 @@ START_TEST(verbose_uname_line_gets_the_prefixes_twice)
 	f.t->settings.title = str_dup("mytitle");
 	f.t->reporter->begin(f.t);
 	get_system_info(info, sizeof(info));
-	(void)snprintf(want, sizeof(want), "[ts]mytitle:  iperf 3.21\n"
+	(void)snprintf(want, sizeof(want), "[ts]mytitle:  iperf 3.21 (iperf3-compat " PACKAGE_VERSION ")\n"
 	    "[ts]mytitle:  [ts]mytitle:  %s\n", info);
 	fx_assert_text(fx_out(&f), want);
 	fx_free(&f);

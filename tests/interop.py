@@ -20,6 +20,7 @@ Usage: interop.py OURS STOCK312 [case-filter]
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -36,8 +37,9 @@ ADDED_AFTER_312 = {
     "intervals[].streams[].reorder", "end.streams[].sender.reorder",
 }
 
-# Keys only our implementation adds (stock parsers ignore unknown keys).
-OUR_KEYS = set()
+# Keys only our implementation adds (stock parsers ignore unknown keys),
+# wherever a start object appears (also inside server_output_json).
+OUR_KEY = re.compile(r"(^|\.)start\.implementation(\.|$)")
 
 # name, client arguments, address family filter (None = v4 only)
 TCP_CASES = [
@@ -147,8 +149,8 @@ def check_bytes(cj, sj, args):
 
 def check_keys(ours, stock, peer_ver):
     po, ps = key_paths(ours), key_paths(stock)
-    allowed = OUR_KEYS | (ADDED_AFTER_312 if peer_ver == "3.12" else set())
-    extra = sorted(po - ps - allowed)
+    allowed = ADDED_AFTER_312 if peer_ver == "3.12" else set()
+    extra = sorted(p for p in po - ps - allowed if not OUR_KEY.search(p))
     missing = sorted(ps - po)
     probs = []
     if extra:
