@@ -168,6 +168,7 @@ struct iperf_local {
 	uint64_t bitrate_limit;
 	double bitrate_limit_interval;
 	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
+	int no_cntl_ka; /* --no-cntl-ka: no keepalive at all (stock default) */
 	char *diskfile_name;
 	char *tmp_template;   /* -Z buffer file (mkstemp template), or NULL */
 	int bitrate_limit_samples; /* samples per averaging interval, 0 auto */

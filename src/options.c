@@ -149,6 +149,8 @@ const struct opt_row options_table[] = {
 	    opt_apply_snd_timeout },
 	{ "cntl-ka", L(OPT_ID_CNTL_KA), OPT, OPT_HAVE_KEEPALIVE, OPT_ID_CNTL_KA,
 	    B, 1, opt_apply_cntl_ka },
+	{ "no-cntl-ka", L(OPT_ID_NO_CNTL_KA), NO, OPT_HAVE_KEEPALIVE,
+	    OPT_ID_NO_CNTL_KA, B, 1, opt_apply_no_cntl_ka },
 	/* Deprecated no-op (fq-rate stays 0): nothing left to implement. */
 	{ "no-fq-socket-pacing", L(OPT_ID_NO_FQ_SOCKET_PACING), NO, 1,
 	    OPT_ID_NO_FQ_SOCKET_PACING, C, 1, opt_apply_no_fq_socket_pacing },

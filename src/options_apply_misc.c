@@ -273,9 +273,21 @@ opt_apply_cntl_ka(struct iperf_test *test, const char *arg)
 	    (long long)intvl * (long long)cnt))
 		return iperf_fail(test, IECNTLKA, 0);
 	o->cntl_ka = 1;
+	o->no_cntl_ka = 0;
 	o->cntl_ka_idle = idle;
 	o->cntl_ka_intvl = intvl;
 	o->cntl_ka_cnt = cnt;
+	return 0;
+}
+
+/* --no-cntl-ka (ours): no keepalive on the control connection, as stock
+ * iperf3 without --cntl-ka; a later --cntl-ka turns it on again. */
+int
+opt_apply_no_cntl_ka(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->opt.cntl_ka = 0;
+	test->opt.no_cntl_ka = 1;
 	return 0;
 }
 

@@ -168,6 +168,7 @@ enum opt_id {
 	OPT_ID_RCV_TIMEOUT,
 	OPT_ID_SND_TIMEOUT,
 	OPT_ID_CNTL_KA,
+	OPT_ID_NO_CNTL_KA,
 	OPT_ID_NO_FQ_SOCKET_PACING,
 	OPT_ID_SKIP_RX_COPY,
 	OPT_ID_MPTCP,
@@ -248,7 +249,8 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_authorized_users, opt_apply_skew_threshold,
     opt_apply_use_pkcs1_padding, opt_apply_fq_rate, opt_apply_pacing_timer,
     opt_apply_connect_timeout, opt_apply_idle_timeout, opt_apply_rcv_timeout,
-    opt_apply_snd_timeout, opt_apply_cntl_ka, opt_apply_no_fq_socket_pacing,
+    opt_apply_snd_timeout, opt_apply_cntl_ka, opt_apply_no_cntl_ka,
+    opt_apply_no_fq_socket_pacing,
     opt_apply_skip_rx_copy, opt_apply_mptcp, opt_apply_server_max_duration,
     opt_apply_debug, opt_apply_help;
 
