@@ -1,0 +1,361 @@
+#!/usr/bin/env python3
+"""Figures that must be what iperf3 3.21 gives on the same run.
+
+  end       a paced sender (-b) stops at the end of the test: the last
+            interval and the summaries end within END_MARGIN of -t, TCP
+            and UDP, -P, --bidir, -R, our server as the sender too;
+  count     a UDP -n/-k count whose receiver loses datagrams (a 16 KB
+            receive buffer under a 1 Gbit/s flow) ends within bounded time
+            in every pairing of ours and stock; between our client and our
+            server the sender sends exactly the count;
+  reorder   on a quiet run `reorder` is what 3.21 reports (the kernel's
+            count of reordering events: 0 here), both roles;
+  bufs      start.tcp_mss_default, sndbuf_actual, rcvbuf_actual and the
+            default UDP block size equal 3.21's for the same command
+            against the same server, in both roles;
+  identity  start.version stays "iperf 3.21", start.implementation names
+            this program, and so does -V's first line;
+  ctrl      -V states our control-connection defaults; --no-cntl-ka and
+            --snd-timeout 0 restore stock behaviour (strace: no
+            SO_KEEPALIVE, no TCP_USER_TIMEOUT).
+
+The stock peers come from testlib.stock_peers(): cases that need 3.21
+print SKIP when it is absent.  Every process is bounded by a timeout.
+Usage: fidelity.py OURS [STOCK312] [case-filter]
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from testlib import (free_port, report, stock_peers, stop, summary,
+                     wait_listening)
+
+# 3.21 ends 0.000-0.01 s past -t on a quiet loopback (more when loaded);
+# a sender that slept through the end overran by up to 0.1 s.  A case
+# past the margin runs once more before it fails (a load spike).
+END_MARGIN = 0.05
+RUN_TIMEOUT = 20    # a run that hangs (the count bug) is killed and failed
+COUNT_DATAGRAMS = 3745  # -n 5M with -l 1400
+
+
+def start_server(binary, extra=()):
+    port = free_port()
+    p = subprocess.Popen([binary, "-s", "-p", str(port)] + list(extra),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    if not wait_listening(port, p, time.time() + 10):
+        stop(p)
+        raise RuntimeError(f"{binary} -s did not listen")
+    return p, port
+
+
+def client(binary, port, args, timeout=RUN_TIMEOUT):
+    """Run a -J client: (exit status, document or None, seconds)."""
+    t0 = time.time()
+    try:
+        r = subprocess.run([binary, "-c", "127.0.0.1", "-p", str(port), "-J"]
+                           + args, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, None, time.time() - t0
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        doc = None
+    return r.returncode, doc, time.time() - t0
+
+
+def one_server_run(server, client_bin, args):
+    """A -1 -J server and one client: (client doc, server doc)."""
+    srv, port = start_server(server, ["-1", "-J"])
+    try:
+        _, cdoc, _ = client(client_bin, port, args)
+        try:
+            out, _ = srv.communicate(timeout=10)
+            sdoc = json.loads(out)
+        except (subprocess.TimeoutExpired, ValueError):
+            sdoc = None
+    finally:
+        stop(srv)
+    return cdoc, sdoc
+
+
+# ---- end: paced senders stop at -t ------------------------------------------
+
+END_CASES = [["-b", "5M"], ["-u", "-b", "5M"], ["-b", "5M", "-P", "3"],
+             ["-b", "5M", "--bidir"], ["-b", "5M", "-R"],
+             ["-u", "-b", "5M", "-R", "-P", "2"]]
+
+
+def end_times(doc):
+    """Every end time the document reports for the test as a whole."""
+    out = {}
+    e = doc.get("end", {})
+    for k in ("sum_sent", "sum_received", "sum_sent_bidir_reverse",
+              "sum_received_bidir_reverse", "sum"):
+        if k in e and "end" in e[k]:
+            out[k] = e[k]["end"]
+    if doc.get("intervals"):
+        out["last interval"] = doc["intervals"][-1]["sum"]["end"]
+    return out
+
+
+def case_end(ours, stock):
+    """Ours in both roles; the stock pair runs too, as the reference its
+    end times are printed beside."""
+    duration = 1
+    pairs = [("ours->ours", ours, ours, False)]
+    if stock:
+        ver, path = stock
+        pairs += [(f"ours->{ver}", path, ours, False),
+                  (f"{ver}->ours", ours, path, False),
+                  (f"{ver}->{ver}", path, path, True)]
+    for args in END_CASES:
+        for label, sbin, cbin, reference in pairs:
+            name = f"end {label} -t {duration} {' '.join(args)}"
+            for attempt in (1, 2):
+                srv, port = start_server(sbin)
+                try:
+                    rc, doc, _ = client(cbin, port,
+                                        ["-t", str(duration)] + args)
+                finally:
+                    stop(srv)
+                if rc != 0 or doc is None:
+                    probs = [f"client exit {rc}"]
+                    break
+                times = end_times(doc)
+                if reference:
+                    print(f"  reference {name}: ends at "
+                          f"{max(times.values()):.4f} s")
+                    break
+                probs = [f"{k} ends at {v:.4f} s" for k, v in times.items()
+                         if v > duration + END_MARGIN]
+                if not probs:
+                    break
+                if attempt == 1:
+                    print(f"  {name}: {'; '.join(probs)}; once more")
+            if not reference:
+                report(name, probs)
+
+
+# ---- count: lost datagrams never hold a -n/-k test open ----------------------
+
+COUNT_CASES = [["-n", "5M", "-R"], ["-n", "5M", "--bidir"],
+               ["-n", "5M", "-R", "-P", "3"], ["-k", "2000", "-R"]]
+COUNT_BASE = ["-u", "-b", "1G", "-l", "1400", "-w", "16K"]
+
+
+def case_count(ours, peers):
+    pairs = [("ours->ours", ours, ours)]
+    for ver, path in peers:
+        pairs += [(f"ours->{ver}", path, ours), (f"{ver}->ours", ours, path)]
+    for args in COUNT_CASES:
+        for label, sbin, cbin in pairs:
+            srv, port = start_server(sbin)
+            try:
+                rc, doc, secs = client(cbin, port, COUNT_BASE + args)
+            finally:
+                stop(srv)
+            name = f"count {label} {' '.join(COUNT_BASE + args)}"
+            probs = []
+            if rc is None:
+                probs.append(f"still running after {RUN_TIMEOUT} s")
+            elif rc != 0 or doc is None:
+                probs.append(f"client exit {rc}")
+            lost = sent = None
+            if doc is not None:
+                e = doc["end"]
+                lost = e.get("sum_received", {}).get("lost_packets")
+                sent = e.get("sum_sent", {}).get("packets")
+            if label == "ours->ours" and "-R" in args and sent is not None:
+                want = 2000 if "-k" in args else COUNT_DATAGRAMS
+                streams = int(args[args.index("-P") + 1]) if "-P" in args \
+                    else 1
+                # each stream checks the shared count before its send
+                if not want <= sent < want + streams:
+                    probs.append(f"the sender sent {sent} datagrams, "
+                                 f"not the count {want}")
+            report(name, probs, secs)
+            if lost is not None and rc == 0:
+                print(f"  (lost {lost}, sent {sent})")
+
+
+# ---- reorder, buffers, MSS: equal to 3.21's ----------------------------------
+
+START_KEYS = ("tcp_mss_default", "sock_bufsize", "sndbuf_actual",
+              "rcvbuf_actual")
+BUF_CASES = [[], ["-w", "300K"], ["-R"], ["-u"], ["-u", "-w", "300K"]]
+SERVER_BUF_CASES = [[], ["-w", "300K"], ["-u"], ["-u", "-w", "300K"]]
+
+
+def start_fields(doc):
+    s = doc["start"]
+    out = {k: s.get(k) for k in START_KEYS}
+    out["blksize"] = s.get("test_start", {}).get("blksize")
+    return out
+
+
+def reorders(doc, side):
+    out = [st.get("reorder") for iv in doc.get("intervals", [])
+           for st in iv["streams"] if st.get("sender")]
+    out += [st[side].get("reorder") for st in doc["end"].get("streams", [])
+            if side in st]
+    return out
+
+
+def case_equal(ours, ref):
+    ver, path = ref
+    for args in BUF_CASES:
+        srv, port = start_server(ours)
+        try:
+            _, mine, _ = client(ours, port, ["-t", "1"] + args)
+            _, theirs, _ = client(path, port, ["-t", "1"] + args)
+        finally:
+            stop(srv)
+        name = f"bufs client role, ours vs {ver} ({' '.join(args)})"
+        if mine is None or theirs is None:
+            report(name, ["a client failed"])
+            continue
+        a, b = start_fields(mine), start_fields(theirs)
+        report(name, [f"{k}: ours {a[k]}, {ver} {b[k]}" for k in a
+                      if a[k] != b[k]])
+    for args in SERVER_BUF_CASES:
+        _, mine = one_server_run(ours, path, ["-t", "1"] + args)
+        _, theirs = one_server_run(path, path, ["-t", "1"] + args)
+        name = f"bufs server role, ours vs {ver} ({' '.join(args)})"
+        if mine is None or theirs is None:
+            report(name, ["a server document is missing"])
+            continue
+        a, b = start_fields(mine), start_fields(theirs)
+        report(name, [f"{k}: ours {a[k]}, {ver} {b[k]}" for k in a
+                      if a[k] != b[k]])
+    # A quiet (paced) run: no reordering event, where the old metric said 3+.
+    quiet = ["-t", "1", "-b", "100M"]
+    srv, port = start_server(ours)
+    try:
+        _, mine, _ = client(ours, port, quiet)
+        _, theirs, _ = client(path, port, quiet)
+    finally:
+        stop(srv)
+    if mine is None or theirs is None:
+        report("reorder client role", ["a client failed"])
+    else:
+        a, b = reorders(mine, "sender"), reorders(theirs, "sender")
+        report(f"reorder client role, ours {a} vs {ver} {b}",
+               [] if a and a == b else ["differ"])
+    _, mine = one_server_run(ours, path, quiet + ["-R"])
+    _, theirs = one_server_run(path, path, quiet + ["-R"])
+    if mine is None or theirs is None:
+        report("reorder server role", ["a server document is missing"])
+    else:
+        a, b = reorders(mine, "sender"), reorders(theirs, "sender")
+        report(f"reorder server role (-R), ours {a} vs {ver} {b}",
+               [] if a and a == b else ["differ"])
+
+
+# ---- identity and the control-connection defaults ----------------------------
+
+def our_version(ours):
+    out = subprocess.run([ours, "-v"], capture_output=True, text=True,
+                         timeout=10).stdout
+    m = re.match(r"iperf 3\.21 \(iperf3-compat ([^;]+);", out)
+    return m.group(1) if m else None
+
+
+def case_identity(ours):
+    pkgver = our_version(ours)
+    srv, port = start_server(ours)
+    try:
+        _, doc, _ = client(ours, port, ["-t", "1", "-b", "10M"])
+        v = subprocess.run([ours, "-c", "127.0.0.1", "-p", str(port), "-t",
+                            "1", "-b", "10M", "-V"], capture_output=True,
+                           text=True, timeout=RUN_TIMEOUT).stdout
+    finally:
+        stop(srv)
+    probs = []
+    if doc is None:
+        probs.append("no JSON")
+    else:
+        s = doc["start"]
+        if s.get("version") != "iperf 3.21":
+            probs.append(f"start.version {s.get('version')!r}")
+        want = {"name": "iperf3-compat", "version": pkgver}
+        if s.get("implementation") != want:
+            probs.append(f"start.implementation {s.get('implementation')}")
+    first = v.splitlines()[0] if v else ""
+    if first != f"iperf 3.21 (iperf3-compat {pkgver})":
+        probs.append(f"-V first line {first!r}")
+    report("identity: start.version, start.implementation, -V", probs)
+
+
+def traced_ctrl_options(ours, port, extra):
+    """setsockopt calls of a traced client run: the set of option names
+    (None if the run failed)."""
+    r = subprocess.run(["strace", "-f", "-e", "trace=setsockopt", ours, "-c",
+                        "127.0.0.1", "-p", str(port), "-t", "1", "-b", "10M"]
+                       + extra, capture_output=True, text=True,
+                       timeout=RUN_TIMEOUT)
+    if r.returncode != 0:
+        return None
+    return set(re.findall(r"setsockopt\(\d+, \w+, (\w+)", r.stderr))
+
+
+def case_ctrl(ours):
+    srv, port = start_server(ours)
+    try:
+        v = subprocess.run([ours, "-c", "127.0.0.1", "-p", str(port), "-t",
+                            "1", "-b", "10M", "-V"], capture_output=True,
+                           text=True, timeout=RUN_TIMEOUT).stdout
+        probs = []
+        if "are set to 10/5/4 (default; --no-cntl-ka: none)" not in v:
+            probs.append("-V does not state the keepalive default")
+        if "TCP_USER_TIMEOUT is set to 30000 ms (default" not in v:
+            probs.append("-V does not state the TCP_USER_TIMEOUT default")
+        report("ctrl: -V states the control connection defaults", probs)
+        if shutil.which("strace") is None:
+            print("SKIP: ctrl stock restore: strace not installed")
+            return
+        dflt = traced_ctrl_options(ours, port, [])
+        stock = traced_ctrl_options(ours, port,
+                                    ["--no-cntl-ka", "--snd-timeout", "0"])
+        probs = []
+        if dflt is None or stock is None:
+            probs.append("a traced client run failed")
+        elif not {"SO_KEEPALIVE", "TCP_USER_TIMEOUT"} <= dflt:
+            probs.append(f"default run set only {sorted(dflt)}")
+        if stock & {"SO_KEEPALIVE", "TCP_KEEPIDLE", "TCP_USER_TIMEOUT"}:
+            probs.append(f"--no-cntl-ka --snd-timeout 0 still set "
+                         f"{sorted(stock)}")
+        report("ctrl: --no-cntl-ka --snd-timeout 0 set no keepalive and no "
+               "user timeout", probs)
+    finally:
+        stop(srv)
+
+
+def main():
+    ours = sys.argv[1]
+    filt = sys.argv[3] if len(sys.argv) > 3 else ""
+    peers = stock_peers(sys.argv[2] if len(sys.argv) > 2 and sys.argv[2]
+                        else None)
+    ref = dict(peers).get("3.21")
+    newest = ("3.21", ref) if ref else (peers[-1] if peers else None)
+    cases = [("end", lambda: case_end(ours, newest)),
+             ("count", lambda: case_count(ours, peers)),
+             ("identity", lambda: case_identity(ours)),
+             ("ctrl", lambda: case_ctrl(ours))]
+    if ref:
+        cases.append(("equal", lambda: case_equal(ours, ("3.21", ref))))
+    else:
+        print("SKIP: bufs and reorder against 3.21: no 3.21 peer")
+    for name, fn in cases:
+        if not filt or filt == name:
+            fn()
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
