@@ -69,9 +69,12 @@ EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in
 include_HEADERS += %reldir%/iperf_api.h
 pkgconfig_DATA += %reldir%/libiperf.pc
 
+# iperf3 links the core, not libiperf.so.0: it always runs our code,
+# whatever libiperf.so.0 the loader would find first (LD_LIBRARY_PATH,
+# ld.so.cache, Debian's libiperf0) and wherever it is installed.
 bin_PROGRAMS += %reldir%/iperf3
 %canon_reldir%_iperf3_SOURCES = %reldir%/main.c
-%canon_reldir%_iperf3_LDADD = %reldir%/libiperf.la
+%canon_reldir%_iperf3_LDADD = %reldir%/libiperf_core.la
 %canon_reldir%_iperf3_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 
 if HAVE_SCTP
