@@ -27,6 +27,22 @@
 #include "util.h"
 #include "banned.h"
 
+/*
+ * The stock library's data object `version`: a NUL-terminated array that
+ * bindings read directly (iperf3-python: (c_char * 30).in_dll(lib,
+ * "version")) and print or compare as the iperf version.  It holds what
+ * the stock 3.21 library holds there, "iperf 3.21", the same text as the
+ * JSON start.version, not our own name (that is in `iperf3 -v`).  Its size
+ * (11 bytes) is also that of the stock object, so a program linked
+ * against the stock library with a copy relocation of it gets the whole
+ * text and its NUL.  Deliberately not declared in iperf_api.h (nor is it
+ * in upstream's header): a declaration would claim the name `version` in
+ * every program that includes the header.  Exported through
+ * src/libiperf.sym; tests/abi.test pins its type and size.
+ */
+extern const char version[];
+const char version[] = "iperf " IPERF_VERSION_COMPAT;
+
 struct iperf_test *
 iperf_new_test(void)
 {

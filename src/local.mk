@@ -59,20 +59,63 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 
 lib_LTLIBRARIES += %reldir%/libiperf.la
-%canon_reldir%_libiperf_la_SOURCES =
-nodist_EXTRA_%canon_reldir%_libiperf_la_SOURCES = dummy.c
+# shadow_guard.c: the shared library's warning when a stock iperf3 has
+# loaded it (not in the core, so neither our iperf3 nor the tests have it).
+%canon_reldir%_libiperf_la_SOURCES = %reldir%/shadow_guard.c
 %canon_reldir%_libiperf_la_LIBADD = %reldir%/libiperf_core.la
 EXTRA_%canon_reldir%_libiperf_la_DEPENDENCIES = %reldir%/libiperf.sym
 %canon_reldir%_libiperf_la_LDFLAGS = -no-undefined \
 	-version-info $(LIBIPERF_LT_VERSION) \
 	-export-symbols $(srcdir)/%reldir%/libiperf.sym
-EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in
+EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in \
+	%reldir%/shadow_check.sh
 include_HEADERS += %reldir%/iperf_api.h
 pkgconfig_DATA += %reldir%/libiperf.pc
 
+# make install refuses to put libiperf.so.0 where the dynamic loader would
+# take it in place of another libiperf.so.0, such as Debian's libiperf0
+# (its iperf3 then prints its usage and exits 0 on every run).  Checked
+# again here, not only by configure, because the system may have changed
+# since; the message and the README ("Installing beside a stock iperf3")
+# give the ways out.  REPLACE_LIBIPERF=yes (--enable-replace-libiperf)
+# installs anyway; with DESTDIR the hazard is reported, not refused.
+# The check runs before anything is installed, also under make -j: every
+# install-* target that copies files waits for it (the library's, and the
+# others so that a refusal leaves no partial install; a new kind of
+# installed file belongs in this list).  Automake owns those targets;
+# naming them through a variable keeps it from taking this
+# prerequisite-only rule for an override of its own.
+SHADOW_CHECKED_TARGETS = install-libLTLIBRARIES install-binPROGRAMS \
+	install-includeHEADERS install-pkgconfigDATA install-man1 install-man3
+$(SHADOW_CHECKED_TARGETS): install-shadow-check
+install-shadow-check: $(lib_LTLIBRARIES)
+	@if test "$(SHADOW_CHECK)" = yes && \
+	    test -f %reldir%/.libs/libiperf.so.0; then \
+	  out=`sh $(srcdir)/%reldir%/shadow_check.sh --mode=install \
+	    --allow="$(REPLACE_LIBIPERF)" --destdir="$(DESTDIR)" \
+	    --ours=%reldir%/.libs/libiperf.so.0 --marker="$(PACKAGE_NAME)" \
+	    "$(libdir)"`; rc=$$?; \
+	  case $$out in \
+	  alone* | unsearched*) ;; \
+	  *) echo '************************************************************'; \
+	     if test $$rc -ne 0; then \
+	       echo "make install: REFUSED: libiperf.so.0 into $(libdir)"; \
+	     else \
+	       echo "make install: WARNING: libiperf.so.0 into $(libdir)"; \
+	     fi; \
+	     echo "$$out" | sed 1d; \
+	     echo '************************************************************';; \
+	  esac >&2; \
+	  exit $$rc; \
+	fi
+.PHONY: install-shadow-check
+
+# iperf3 links the core, not libiperf.so.0: it always runs our code,
+# whatever libiperf.so.0 the loader would find first (LD_LIBRARY_PATH,
+# ld.so.cache, Debian's libiperf0) and wherever it is installed.
 bin_PROGRAMS += %reldir%/iperf3
 %canon_reldir%_iperf3_SOURCES = %reldir%/main.c
-%canon_reldir%_iperf3_LDADD = %reldir%/libiperf.la
+%canon_reldir%_iperf3_LDADD = %reldir%/libiperf_core.la
 %canon_reldir%_iperf3_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 
 if HAVE_SCTP

@@ -6,7 +6,9 @@ iperf_defaults and the setters, runs it against our server and against
 the stock `iperf3 -s`, reads the JSON document with
 iperf_get_test_json_output_string and the error with
 c_int.in_dll(lib, "i_errno").  Then a refused connection: i_errno is
-IECONNECT (103) and iperf_strerror() says why.
+IECONNECT (103) and iperf_strerror() says why.  The data object `version`
+is read as the binding reads it, (c_char * 30).in_dll(lib, "version"):
+without that export the binding fails on every client run.
 
 Usage: api_ctypes.py LIBIPERF_SO OUR_IPERF3 [STOCK_IPERF3]
 Loopback only; every server process is bounded and killed on the way out.
@@ -24,6 +26,7 @@ import testlib
 from testlib import count, free_port, stop, summary
 
 IECONNECT = 103
+VERSION_TEXT = "iperf 3.21"     # what the stock 3.21 library has there
 
 
 def check(ok, what):
@@ -76,6 +79,17 @@ class Lib:
         lib.iperf_get_iperf_version.restype = ctypes.c_char_p
         lib.iperf_get_test_errno.argtypes = [ctypes.c_void_p]
         self.lib = lib
+
+    @property
+    def version(self):
+        """iperf3-python's IPerf3.iperf_version, to the letter: 30 bytes
+        read from the exported array, up to its NUL.  None when the
+        library does not export `version` (ctypes raises ValueError)."""
+        try:
+            vtype = ctypes.c_char * 30
+            return vtype.in_dll(self.lib, "version").value.decode("utf-8")
+        except ValueError:
+            return None
 
     @property
     def i_errno(self):
@@ -145,6 +159,8 @@ def against(lib, name, argv):
                   what + ": JSON document without error")
             if doc:
                 check(received_bytes(doc) > 0, what + ": bytes received > 0")
+                check(doc["start"].get("version") == lib.version,
+                      what + ": JSON start.version is the version object")
                 check(doc["start"]["test_start"]["protocol"] ==
                       ("UDP" if udp else "TCP"), what + ": protocol")
                 check(doc["start"]["test_start"]["reverse"] == int(reverse),
@@ -229,6 +245,15 @@ def main():
     stock = sys.argv[3] if len(sys.argv) > 3 else ""
     lib = Lib(so)
     check(lib.lib.iperf_get_iperf_version() == b"3.21", "version 3.21")
+    check(lib.version == VERSION_TEXT,
+          'data object version read as iperf3-python does: %r == %r'
+          % (lib.version, VERSION_TEXT))
+    if lib.version is not None:
+        # The whole object: the text, its NUL, nothing after it (11 bytes,
+        # the stock size; tests/abi.test checks the symbol's size).
+        raw = (ctypes.c_char * 11).in_dll(lib.lib, "version").raw
+        check(raw == VERSION_TEXT.encode() + b"\0",
+              "version object holds the text and its NUL: %r" % raw)
     check(lib.i_errno == 0, "i_errno starts at 0")
 
     against(lib, "our", [ours])
