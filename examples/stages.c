@@ -18,6 +18,10 @@
  *   early   client: iperf_client_end() right after TEST_START
  *   jsoncb  client: as loop, counting the --json-stream interval events
  *           that carry TCP figures (rtt) through the JSON callback
+ *   abandon client: a run is left in TEST_START and reset, then a test
+ *           runs as in loop; server: the first test is reset in
+ *           TEST_RUNNING, while its streams' threads run; the next ones
+ *           as in loop
  *
  * A server serves one test with -1, else one after the other until it is
  * killed or interrupted (SIGINT, SIGTERM, SIGHUP: iperf_got_sigend()).  Lines on stderr: "check: NAME: ok|FAIL ..." for each checked
@@ -29,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <iperf_api.h>
 
@@ -243,10 +248,33 @@ json_cb(struct iperf_test *t, char *json)
 		cb_tcp_intervals++;
 }
 
+/* A run left in TEST_START and reset; then a whole test (loop). */
+static int
+client_abandon(struct iperf_test *t)
+{
+	int rc = iperf_connect(t);
+
+	while (rc == 0 && iperf_get_test_state(t) != TEST_START)
+		rc = iperf_handle_message_client(t);
+	expect_ok(t, "a run left in TEST_START", rc, TEST_START);
+	iperf_reset_test(t);
+	expect_ok(t, "reset", 0, 0);
+	sleep(2); /* the server ends the test we left before it takes another */
+	rc = iperf_connect(t);
+	if (rc == 0)
+		rc = message_loop(t, 0);
+	if (rc == 0)
+		rc = iperf_client_end(t);
+	return rc;
+}
+
 static int
 run_client(struct iperf_test *t, const char *mode)
 {
 	int rc;
+
+	if (strcmp(mode, "abandon") == 0)
+		return client_abandon(t);
 
 	if (strcmp(mode, "run") == 0)
 		return iperf_run_client(t);
@@ -349,10 +377,29 @@ server_steps(struct iperf_test *t, int order)
 	return rc;
 }
 
+/* The first test is left in TEST_RUNNING (its threads moving data) and
+ * reset; the later ones run as in loop. */
 static int
-serve_one(struct iperf_test *t, const char *mode)
+serve_abandoned(struct iperf_test *t)
+{
+	int rc = iperf_accept(t);
+
+	if (rc == 0)
+		rc = iperf_create_streams(t, test_mode(t));
+	expect_ok(t, "create_streams before the test is left", rc,
+	    TEST_RUNNING);
+	fprintf(stderr, "%s: leaving the test in state %d\n", prog,
+	    iperf_get_test_state(t));
+	return -1;
+}
+
+static int
+serve_one(struct iperf_test *t, const char *mode, int n)
 {
 	int rc;
+
+	if (strcmp(mode, "abandon") == 0 && n == 1)
+		return serve_abandoned(t);
 
 	if (strcmp(mode, "run") == 0) {
 		rc = iperf_run_server(t);
@@ -374,7 +421,7 @@ run_server(struct iperf_test *t, const char *mode)
 	if (strcmp(mode, "run") != 0 && iperf_server_listen(t) < 0)
 		return -1;
 	for (n = 1;; n++) {
-		rc = serve_one(t, mode);
+		rc = serve_one(t, mode, n);
 		if (rc < 0)
 			fprintf(stderr, "test %d: failed: %s\n", n,
 			    iperf_strerror(i_errno));
@@ -397,7 +444,7 @@ main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: %s run|loop|select|steps|order|early|"
-		    "jsoncb iperf3-options...\n", prog);
+		    "jsoncb|abandon iperf3-options...\n", prog);
 		return 2;
 	}
 	mode = argv[1];

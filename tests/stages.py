@@ -18,7 +18,8 @@ reports an absent one as SKIP):
     print (-J key paths; text lines with the numbers masked);
   * errors: no server, the peer killed mid-test (the call returns -1
     within the test's own bounds; a server then serves the next client),
-    a second client while busy, iperf_client_end during the test, SIGINT
+    a server test reset while its streams run, a second client while
+    busy, iperf_client_end during the test, SIGINT
     while a stage waits, and the per-interval TCP figures through the
     JSON callback (the documented alternative to the interval-record
     getters).
@@ -319,17 +320,21 @@ def killed_server(stages, peer, proto, filt):
         stop(cli)
 
 
-def killed_client(stages, peer, filt):
-    """Our server; the stock client dies during a test, then the next one
-    runs normally."""
+def killed_client(stages, peer, filt, abandon=False):
+    """Our server; the stock client dies during a test (or, abandon, our
+    server resets the test while its streams run), then the next one runs
+    normally."""
     ver, stock = peer
     label = f"server: stock {ver} client killed mid-test: the test " \
         "fails, the next client is served"
+    if abandon:
+        label = f"server: test reset in TEST_RUNNING (vs {ver}): the " \
+            "threads stop, the next client is served"
     if filt and filt not in label:
         return
     port = free_port()
-    srv, err = start_server([stages, "loop", "-s", "-J", "-p", str(port)],
-                            port)
+    srv, err = start_server([stages, "abandon" if abandon else "loop", "-s",
+                             "-J", "-p", str(port)], port)
     if srv is None:
         report(label, [err])
         return
@@ -338,9 +343,14 @@ def killed_client(stages, peer, filt):
         c1 = subprocess.Popen([stock, "-c", "127.0.0.1", "-p", str(port),
                                "-t", "8"], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
-        time.sleep(1.5)
-        c1.send_signal(signal.SIGKILL)
-        c1.wait()
+        if abandon:
+            rc1, _, _ = collect(c1, 20)
+            if rc1 is None or rc1 == 0:
+                probs.append(f"first client: exit {rc1}")
+        else:
+            time.sleep(1.5)
+            c1.send_signal(signal.SIGKILL)
+            c1.wait()
         time.sleep(0.5)
         try:
             c2 = subprocess.run([stock, "-c", "127.0.0.1", "-p", str(port),
@@ -447,19 +457,22 @@ def interrupted(stages, peer, filt):
 
 
 def client_misc(stages, peer, filt):
-    """iperf_client_end during the test; per-interval TCP figures through
-    the JSON callback (--json-stream)."""
+    """iperf_client_end during the test; a run reset in TEST_START, then
+    a new one; per-interval TCP figures through the JSON callback
+    (--json-stream)."""
     ver, stock = peer
     for mode, args, want in (
             ("early", ["-t", "2"], r"check: client_end right after "
              r"TEST_START: ok"),
+            ("abandon", ["-t", "1"], r"check: reset: ok\n(.*\n)*test 1: ok"),
             ("jsoncb", ["-t", "2", "--json-stream"],
              r"[1-9][0-9]* interval events, [1-9][0-9]* with TCP figures")):
         label = f"client {mode} vs {ver} ({' '.join(args)})"
         if filt and filt not in label:
             continue
         port = free_port()
-        srv, err = start_server([stock, "-s", "-1", "-p", str(port)], port)
+        once = [] if mode == "abandon" else ["-1"]  # abandon: two clients
+        srv, err = start_server([stock, "-s", "-p", str(port)] + once, port)
         if srv is None:
             report(label, [err])
             continue
@@ -476,8 +489,9 @@ def client_misc(stages, peer, filt):
                     probs.append(f"stderr {cli.stderr[-300:]!r}")
             except subprocess.TimeoutExpired:
                 probs.append("client timed out")
-            src, _, serr = collect(srv, 15)
-            if src is None:
+            if not once:
+                pass  # a server without -1 keeps serving: stopped below
+            elif collect(srv, 15)[0] is None:
                 probs.append("stock server did not end its test")
         finally:
             stop(srv)
@@ -505,6 +519,7 @@ def main():
         for proto in ("tcp", "udp"):
             killed_server(stages, peer, proto, filt)
         killed_client(stages, peer, filt)
+        killed_client(stages, peer, filt, abandon=True)
         busy_server(stages, peer, filt)
     return summary()
 
