@@ -390,7 +390,7 @@ serve_abandoned(struct iperf_test *t)
 	    TEST_RUNNING);
 	fprintf(stderr, "%s: leaving the test in state %d\n", prog,
 	    iperf_get_test_state(t));
-	return -1;
+	return -2;
 }
 
 static int
@@ -422,7 +422,9 @@ run_server(struct iperf_test *t, const char *mode)
 		return -1;
 	for (n = 1;; n++) {
 		rc = serve_one(t, mode, n);
-		if (rc < 0)
+		if (rc == -2)
+			fprintf(stderr, "test %d: left midway\n", n);
+		else if (rc < 0)
 			fprintf(stderr, "test %d: failed: %s\n", n,
 			    iperf_strerror(i_errno));
 		else

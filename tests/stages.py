@@ -363,7 +363,8 @@ def killed_client(stages, peer, filt, abandon=False):
     finally:
         stop(srv)
         out, serr = srv.communicate()
-    if not re.search(r"^test 1: failed: ", serr, re.M):
+    first = r"^test 1: left midway$" if abandon else r"^test 1: failed: "
+    if not re.search(first, serr, re.M):
         probs.append(f"first test not reported failed: {serr[-300:]!r}")
     if not re.search(r"^test 2: ok$", serr, re.M):
         probs.append(f"second test not ok: {serr[-300:]!r}")
