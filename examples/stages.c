@@ -10,6 +10,8 @@
  *           iperf_handle_message_server() until IPERF_DONE; reset.
  *   select  as loop, but first wait (at most 100 ms) for the control
  *           socket to become readable, as 3.12-era programs did
+ *   selectwait  client: the same with waits of up to 5 s (a client
+ *           returns only where the server's next message is due)
  *   steps   the named stages: iperf_exchange_parameters(),
  *           iperf_create_streams(), iperf_exchange_results()...
  *   order   as steps, with calls out of order woven in: each must fail
@@ -98,13 +100,16 @@ test_mode(struct iperf_test *t)
 	return reverse ? 1 : 0;
 }
 
-/* Wait at most 100 ms for the control socket (the 3.12-era pattern); the
- * handler is called either way: it waits for the message itself. */
+/* Wait at most 100 ms (selectwait: 5 s) for the control socket (the
+ * 3.12-era pattern); the handler is called either way: it waits for the
+ * message itself. */
+static long wait_us = 100000;
+
 static void
 wait_control(struct iperf_test *t, int *readable, int *timeouts)
 {
 	int fd = iperf_get_control_socket(t);
-	struct timeval tv = { 0, 100000 };
+	struct timeval tv = { wait_us / 1000000, wait_us % 1000000 };
 	fd_set set;
 
 	if (fd < 0 || fd >= FD_SETSIZE)
@@ -288,9 +293,11 @@ run_client(struct iperf_test *t, const char *mode)
 		return client_early(t);
 	if (strcmp(mode, "jsoncb") == 0)
 		iperf_set_test_json_callback(t, json_cb);
+	if (strcmp(mode, "selectwait") == 0)
+		wait_us = 5000000;
 	rc = iperf_connect(t);
 	if (rc == 0)
-		rc = message_loop(t, strcmp(mode, "select") == 0);
+		rc = message_loop(t, strncmp(mode, "select", 6) == 0);
 	if (rc == 0)
 		rc = iperf_client_end(t);
 	if (strcmp(mode, "jsoncb") == 0)
@@ -445,8 +452,8 @@ main(int argc, char **argv)
 	int rc;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s run|loop|select|steps|order|early|"
-		    "jsoncb|abandon iperf3-options...\n", prog);
+		fprintf(stderr, "usage: %s run|loop|select|selectwait|steps|order|"
+		    "early|jsoncb|abandon iperf3-options...\n", prog);
 		return 2;
 	}
 	mode = argv[1];

@@ -31,14 +31,17 @@ Usage: stages.py STAGES_PROGRAM [case-filter]
 import json
 import os
 import re
+import select
 import signal
+import struct
 import subprocess
 import sys
+import threading
 import time
 
 from interop import check_bytes, key_paths
-from testlib import (free_port, record, report, stock_peers, stop, summary,
-                     wait_listening)
+from testlib import (free_port, listener, read_all, recv_exact, record,
+                     report, stock_peers, stop, summary, wait_listening)
 
 RUN_TIMEOUT = 30
 
@@ -416,6 +419,89 @@ def busy_server(stages, peer, filt):
     report(label, probs)
 
 
+# ---- one message per call, whatever arrives together ------------------------
+
+RESULTS = {"cpu_util_total": 1, "cpu_util_user": 0.5, "cpu_util_system": 0.5,
+           "sender_has_retransmits": 0,
+           "streams": [{"id": 1, "bytes": 1000, "retransmits": 0,
+                        "jitter": 0, "errors": 0, "packets": 0,
+                        "start_time": 0, "end_time": 1.0}]}
+
+
+def bunched_server(ls, failures):
+    """A scripted server that sends TEST_START and TEST_RUNNING in one
+    segment, and its results document with DISPLAY_RESULTS behind it."""
+    conns = []
+    try:
+        conn, _ = ls.accept()
+        conns.append(conn)
+        conn.settimeout(20)
+        recv_exact(conn, 37, eof_error=True)
+        conn.sendall(b"\x09")
+        n = struct.unpack(">I", recv_exact(conn, 4, eof_error=True))[0]
+        recv_exact(conn, n, eof_error=True)
+        conn.sendall(b"\x0a")
+        d, _ = ls.accept()
+        conns.append(d)
+        d.settimeout(20)
+        recv_exact(d, 37, eof_error=True)
+        conn.sendall(b"\x01\x02")
+        t0 = time.time()
+        while time.time() - t0 < 20:
+            r, _, _ = select.select([conn, d], [], [], 1)
+            if conn in r:
+                if conn.recv(1) != b"\x04":
+                    raise EOFError("no TEST_END")
+                break
+            if d in r:
+                d.recv(1 << 20)
+        conn.sendall(b"\x0d")
+        n = struct.unpack(">I", recv_exact(conn, 4, eof_error=True))[0]
+        recv_exact(conn, n, eof_error=True)
+        doc = json.dumps(RESULTS).encode()
+        conn.sendall(struct.pack(">I", len(doc)) + doc + b"\x0e")
+        if recv_exact(conn, 1, eof_error=True) != b"\x10":
+            raise EOFError("no IPERF_DONE")
+        read_all(conn)
+    except (OSError, EOFError, ValueError) as e:
+        failures.append(f"scripted server: {e!r}")
+    finally:
+        for c in conns:
+            c.close()
+
+
+def one_message_per_call(stages, filt):
+    """Messages that arrive together are still handled one per call, and
+    the control socket stays readable for the next one."""
+    for mode, want in (
+            ("steps", r"check: handle_message_client: TEST_START: ok\n"
+             r"check: handle_message_client: TEST_RUNNING until TEST_END: "
+             r"ok\ncheck: exchange_results: ok\n"
+             r"check: client_end after the results: ok"),
+            ("selectwait", r"control socket waits: 6 readable, 0 timed out")):
+        label = f"client {mode}: messages that arrive together, one per call"
+        if filt and filt not in label:
+            continue
+        ls = listener(4, 20)
+        failures = []
+        th = threading.Thread(target=bunched_server, args=(ls, failures),
+                              daemon=True)
+        th.start()
+        port = ls.getsockname()[1]
+        try:
+            cli = subprocess.run([stages, mode, "-c", "127.0.0.1", "-p",
+                                  str(port), "-t", "1"], capture_output=True,
+                                 text=True, timeout=RUN_TIMEOUT)
+            probs = [] if cli.returncode == 0 else [f"exit {cli.returncode}"]
+            if not re.search(want, cli.stderr):
+                probs.append(f"stderr {cli.stderr[-400:]!r}")
+        except subprocess.TimeoutExpired:
+            probs = ["client timed out"]
+        th.join(25)
+        ls.close()
+        report(label, probs + failures)
+
+
 def interrupted(stages, peer, filt):
     """SIGINT (iperf_catch_sigend + iperf_got_sigend) while a stage waits:
     a server idle in iperf_accept (no peer: peer is None), a client whose
@@ -466,6 +552,13 @@ def client_misc(stages, peer, filt):
             ("early", ["-t", "2"], r"check: client_end right after "
              r"TEST_START: ok"),
             ("abandon", ["-t", "1"], r"check: reset: ok\n(.*\n)*test 1: ok"),
+            # Readable exactly when a message waits, and a client returns
+            # only where the server's next message is due: no wait times
+            # out (each is bounded by 5 s).
+            ("selectwait", ["-t", "1", "-R"],
+             r"control socket waits: [1-9][0-9]* readable, 0 timed out"),
+            ("selectwait", ["-u", "-t", "1"],
+             r"control socket waits: [1-9][0-9]* readable, 0 timed out"),
             ("jsoncb", ["-t", "2", "--json-stream"],
              r"[1-9][0-9]* interval events, [1-9][0-9]* with TCP figures")):
         label = f"client {mode} vs {ver} ({' '.join(args)})"
@@ -506,6 +599,7 @@ def main():
         print(f"SKIP: {stages} not built")
         return 77
     no_server(stages, filt)
+    one_message_per_call(stages, filt)
     interrupted(stages, None, filt)
     peers = stock_peers()
     if not peers:
