@@ -557,7 +557,8 @@ client_end_early(struct iperf_test *test)
 	}
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
-	if (test->ctrl_sck >= 0 && !test->ctrl_eof &&
+	/* As on a failure: IPERF_DONE once the server has spoken (state > 0). */
+	if (test->state > 0 && test->ctrl_sck >= 0 && !test->ctrl_eof &&
 	    session_send_state(test, IPERF_DONE) == -1) {
 		client_fail(test);
 		return;
