@@ -504,7 +504,7 @@ client_prepare(struct iperf_test *test)
 }
 
 int
-client_run(struct iperf_test *test)
+client_open(struct iperf_test *test)
 {
 	if (client_prepare(test) == -1) {
 		client_fail(test);
@@ -524,8 +524,42 @@ client_run(struct iperf_test *test)
 		client_fail(test);
 		return -1;
 	}
+	return 0;
+}
+
+int
+client_run(struct iperf_test *test)
+{
+	if (client_open(test) == -1)
+		return -1;
 	session_run(test);
 	if (test->abort != ABORT_NONE)
 		return -1;
 	return 0;
+}
+
+/* iperf_client_end() before the server's DISPLAY_RESULTS: what the test
+ * measured so far, then IPERF_DONE (the server ends the test cleanly). */
+void
+client_end_early(struct iperf_test *test)
+{
+	if (test->done)
+		return;
+	if (test->start_us != 0 && test->state != DISPLAY_RESULTS) {
+		session_collect_final(test);
+		test->reporter->summary(test);
+	}
+	stream_stop_workers(test, 1);
+	test_close_stream_sockets(test);
+	/* As on a failure: IPERF_DONE once the server has spoken (state > 0). */
+	if (test->state > 0 && test->ctrl_sck >= 0 && !test->ctrl_eof &&
+	    session_send_state(test, IPERF_DONE) == -1) {
+		client_fail(test);
+		return;
+	}
+	test->state = IPERF_DONE;
+	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US, IPERF_DRAIN_MAX_US);
+	if (test->on_test_finish != NULL)
+		test->on_test_finish(test);
+	client_finish(test);
 }

@@ -25,6 +25,7 @@ struct ctrl {
 	int eof;
 	enum ctrl_fault fault;
 	uint64_t last_progress_us;
+	int exact; /* ctrl_fill reads no byte past the expected unit */
 };
 
 void
@@ -112,6 +113,47 @@ ctrl_unit_in_progress(const struct ctrl *c)
 {
 	return c->len > 0 && c->expect != CTRL_EXPECT_NONE &&
 	    c->expect != CTRL_EXPECT_STATE;
+}
+
+void
+ctrl_set_exact(struct ctrl *c, int on)
+{
+	c->exact = on;
+}
+
+/* Bytes still missing from the unit expected next; 0 when nothing is
+ * expected, the unit is complete or its length is invalid (the fault is
+ * found by ctrl_next whatever is read). */
+static size_t
+unit_missing(const struct ctrl *c)
+{
+	size_t want;
+
+	switch (c->expect) {
+	case CTRL_EXPECT_STATE:
+		want = 1;
+		break;
+	case CTRL_EXPECT_COOKIE:
+		want = CTRL_COOKIE_BYTES;
+		break;
+	case CTRL_EXPECT_ERRINTS:
+		want = 8;
+		break;
+	case CTRL_EXPECT_JSON:
+		want = 4;
+		if (c->len >= 4) {
+			uint32_t l = get_be32(c->buf);
+
+			if (l == 0 || l > c->json_cap)
+				return 0;
+			want += l;
+		}
+		break;
+	case CTRL_EXPECT_NONE:
+	default:
+		return 0;
+	}
+	return want > c->len ? want - c->len : 0;
 }
 
 /* The most we ever buffer: one maximal document plus its prefix. */
@@ -271,6 +313,8 @@ ctrl_fill(struct ctrl *c, int fd, uint64_t now_us)
 
 	if (room > sizeof(tmp))
 		room = sizeof(tmp);
+	if (c->exact && unit_missing(c) > 0 && room > unit_missing(c))
+		room = unit_missing(c);
 	if (room == 0) {
 		errno = EAGAIN;
 		return -1;

@@ -61,6 +61,13 @@ void ctrl_free(struct ctrl *c);
 void ctrl_expect(struct ctrl *c, enum ctrl_expect what, size_t json_cap);
 enum ctrl_expect ctrl_expecting(const struct ctrl *c);
 
+/*
+ * Exact reads (the stage functions of libiperf): ctrl_fill() takes from
+ * the socket no byte beyond the unit expected, so the next unit stays in
+ * the kernel and the socket reads as readable for a caller's select().
+ */
+void ctrl_set_exact(struct ctrl *c, int on);
+
 /* Append bytes (tests, fuzzing); -1 if the buffer limit would be passed. */
 int ctrl_push(struct ctrl *c, const void *data, size_t len);
 /* Mark end of input: pending partial units become faults or short forms. */

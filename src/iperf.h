@@ -319,6 +319,7 @@ struct iperf_test {
 	int ctrl_eof;                /* peer closed the control connection */
 	int ctrl_eof_seen;
 	signed char last_bad_state;
+	unsigned long ctrl_units;    /* control units dispatched (stage calls) */
 	int final_collected;
 	struct pending_conn *pending; /* server: data connections awaiting cookies */
 	uint64_t progress_us;         /* server: last progress of the client */

@@ -22,6 +22,7 @@
 #include "proto.h"
 #include "report.h"
 #include "server.h"
+#include "server_accept.h"
 #include "stream.h"
 #include "test.h"
 #include "util.h"
@@ -119,10 +120,26 @@ free_json(struct iperf_test *test)
 	test->json_server_output = NULL;
 }
 
+/* A run left midway (the stage functions allow it): stop the streams'
+ * threads, and take the sockets release_runtime() closes out of the loop. */
+static void
+abandon_run(struct iperf_test *test)
+{
+	stream_stop_workers(test, 1);
+	if (test->loop == NULL)
+		return;
+	server_drop_pending(test);
+	if (test->ctrl_sck >= 0)
+		evloop_del_fd(test->loop, test->ctrl_sck);
+	if (test->prot_listener >= 0 && test->prot_listener != test->listener)
+		evloop_del_fd(test->loop, test->prot_listener);
+}
+
 /* Per-test state: everything a new test run must not inherit. */
 static void
 release_runtime(struct iperf_test *test)
 {
+	abandon_run(test);
 	test_cancel_timers(test);
 	test_free_streams(test);
 	ctrl_free(test->ctrl);

@@ -154,9 +154,20 @@ int iperf_create_send_timers(struct iperf_test *test);
 void iperf_check_throttle(struct iperf_stream *sp, struct iperf_time *now);
 void iperf_check_total_rate(struct iperf_test *test, iperf_size_t bytes);
 /*
- * Upstream's separate client and server stages.  Here the client and the
- * server are event-driven state machines run whole by iperf_run_client()
- * and iperf_run_server(); these return -1 with i_errno = IEUNIMP.
+ * Upstream's client and server stages (libiperf(3), STAGE FUNCTIONS).
+ * Each runs the test's own event loop until its step is done, handling
+ * the peer's control messages through the same state machine as
+ * iperf_run_client()/iperf_run_server().  A call that waits for the peer
+ * handles exactly one control message (with the JSON or error integers
+ * that belong to it) and returns once the test waits for the peer's next
+ * message and nothing else.  0, or -1 with i_errno set: IEBADSTAGE when
+ * the call does not fit the test's role or state (nothing is changed),
+ * else the reason the test ended.
+ *   client: iperf_connect(); then iperf_handle_message_client() until
+ *           iperf_get_test_state() is IPERF_DONE; iperf_client_end().
+ *   server: iperf_server_listen() (optional); iperf_accept(); then
+ *           iperf_handle_message_server() until IPERF_DONE; then
+ *           iperf_reset_test() before the next iperf_accept().
  */
 int iperf_connect(struct iperf_test *test);
 int iperf_create_streams(struct iperf_test *test, int sender);
@@ -383,8 +394,10 @@ long get_pmtu(struct iperf_interval_results *irp);
 long get_reorder(struct iperf_interval_results *irp);
 
 /* 3.12 exports that 3.21 dropped, kept so old binaries still resolve.
- * iperf_send/iperf_recv return -1 (IEUNIMP); build_tcpinfo_message writes
- * an empty string. */
+ * iperf_send/iperf_recv move one unpaced block on each sending/receiving
+ * stream whose socket is in the set (cleared from it), counted as the
+ * streams' threads count; -1 with IEBADSTAGE while those threads run.
+ * build_tcpinfo_message writes an empty string. */
 int iperf_send(struct iperf_test *test, fd_set *write_setP);
 int iperf_recv(struct iperf_test *test, fd_set *read_setP);
 void build_tcpinfo_message(struct iperf_interval_results *r, char *message);
@@ -405,6 +418,9 @@ int iperf_get_test_errno(struct iperf_test *test);
 const char *iperf_get_test_error_string(struct iperf_test *test);
 /* -D/--daemon was given (the iperf3 program calls daemon() itself). */
 int iperf_get_test_daemon(struct iperf_test *test);
+/* The test's control state (TEST_START ... IPERF_DONE, 0 before any):
+ * what a program driving the stage functions loops on. */
+signed char iperf_get_test_state(struct iperf_test *test);
 
 /*
  * The process-wide compatibility error: set to the test's error code when
@@ -526,7 +542,9 @@ enum {
 	IESTREAMCLOSE = 207,
 	IESTREAMID = 208,
 	IENEWTIMER = 300,
-	IEUPDATETIMER = 301
+	IEUPDATETIMER = 301,
+	/* extension: a stage function called in the wrong role or state */
+	IEBADSTAGE = 400
 };
 
 #ifdef __cplusplus

@@ -151,6 +151,7 @@ static const struct error_text error_texts[] = {
 	{ IESTREAMID, SFX_NONE, "stream has an invalid id" },
 	{ IENEWTIMER, SFX_ALWAYS, "unable to create new timer" },
 	{ IEUPDATETIMER, SFX_ALWAYS, "unable to update timer" },
+	{ IEBADSTAGE, SFX_NONE, "stage function called in the wrong role or state of the test" },
 };
 
 static const struct error_text *

@@ -1,17 +1,13 @@
 /*
- * iperf_stages.c - upstream's stage and low-level functions, mapped onto
- * this design (see libiperf(3), "Stage functions").
- *
- * Upstream's client and server are loops the caller can take apart
- * (connect, exchange parameters, create streams, handle one message...).
- * Here each role is an event-driven state machine run whole by
- * iperf_run_client()/iperf_run_server().  Where a stage has an honest
- * equivalent it is provided; the others fail with IEUNIMP, recorded on
- * the test and in i_errno.
+ * iperf_stages.c - upstream's low-level functions mapped onto this design
+ * (see libiperf(3), "STAGE FUNCTIONS"): set-up, states, streams moved by
+ * hand, affinity, transports.  The client and server stages themselves
+ * (iperf_connect ... iperf_exchange_results) are in iperf_stages_run.c.
  */
 #include "config.h"
 
 #include <sys/types.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <errno.h>
 #include <stdio.h>
@@ -46,40 +42,62 @@ static struct protocol protocol_handles[] = {
 #endif
 };
 
+/* Streams belong to their worker threads from TEST_RUNNING until the end
+ * of the test; no block is moved by hand meanwhile. */
 static int
-unimplemented(struct iperf_test *test)
+workers_running(const struct iperf_test *test)
 {
-	iperf_fail(test, IEUNIMP, 0);
-	return test_api_fail(test);
+	const struct iperf_stream *sp;
+
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		if (sp->thread_started)
+			return 1;
+	}
+	return 0;
 }
 
-int iperf_connect(struct iperf_test *t) { return unimplemented(t); }
-int iperf_handle_message_client(struct iperf_test *t) { return unimplemented(t); }
-int iperf_client_end(struct iperf_test *t) { return unimplemented(t); }
-int iperf_accept(struct iperf_test *t) { return unimplemented(t); }
-int iperf_handle_message_server(struct iperf_test *t) { return unimplemented(t); }
-int iperf_exchange_parameters(struct iperf_test *t) { return unimplemented(t); }
-int iperf_exchange_results(struct iperf_test *t) { return unimplemented(t); }
-
-int
-iperf_create_streams(struct iperf_test *test, int sender)
+/*
+ * 3.12's single-threaded data path: one unpaced block on each stream of
+ * this direction whose socket is in the set (then cleared from it), with
+ * the accounting of the streams' threads (and the -n/-k limits).
+ */
+static int
+step_streams(struct iperf_test *test, fd_set *set, int sending)
 {
-	(void)sender;
-	return unimplemented(test);
+	struct iperf_stream *sp;
+
+	if (set == NULL) {
+		iperf_fail(test, sending ? IESTREAMWRITE : IESTREAMREAD,
+		    EINVAL);
+		return test_api_fail(test);
+	}
+	if (workers_running(test)) {
+		iperf_fail(test, IEBADSTAGE, 0);
+		return test_api_fail(test);
+	}
+	for (sp = test->streams; sp != NULL; sp = sp->next) {
+		if (sp->sender != sending || sp->closed || sp->socket < 0 ||
+		    sp->socket >= FD_SETSIZE || !FD_ISSET(sp->socket, set))
+			continue;
+		FD_CLR(sp->socket, set);
+		if (sending && test_send_limit_reached(test))
+			continue;
+		if (stream_step(sp) < 0)
+			return test_api_fail(test);
+	}
+	return 0;
 }
 
 int
 iperf_send(struct iperf_test *test, fd_set *write_setP)
 {
-	(void)write_setP;
-	return unimplemented(test);
+	return step_streams(test, write_setP, 1);
 }
 
 int
 iperf_recv(struct iperf_test *test, fd_set *read_setP)
 {
-	(void)read_setP;
-	return unimplemented(test);
+	return step_streams(test, read_setP, 0);
 }
 
 /* The event loop and the transport; the run functions do the rest. */
@@ -158,7 +176,13 @@ iperf_check_total_rate(struct iperf_test *test, iperf_size_t bytes)
 static int
 stream_io_once(struct iperf_stream *sp)
 {
-	ssize_t n = stream_step(sp);
+	ssize_t n;
+
+	if (sp->thread_started) {
+		iperf_fail(sp->test, IEBADSTAGE, 0);
+		return test_api_fail(sp->test);
+	}
+	n = stream_step(sp);
 
 	if (n < 0)
 		return test_api_fail(sp->test);
@@ -314,7 +338,14 @@ has_tcpinfo_retransmits(void)
 	return tcp_info_has_retransmits();
 }
 
-/* ---- interval records (none is ever handed out) ------------------------- */
+/*
+ * ---- interval records --------------------------------------------------
+ * struct iperf_interval_results and struct iperf_stream_result are
+ * incomplete types in iperf_api.h and no call hands one out, so a program
+ * can only pass NULL or a pointer it got elsewhere: nothing to read or
+ * write.  The figures are in the JSON output (per interval with
+ * --json-stream and iperf_set_test_json_callback()).
+ */
 
 void
 add_to_interval_list(struct iperf_stream_result *rp,

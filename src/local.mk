@@ -11,6 +11,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/iperf_auth_api.c \
 	%reldir%/iperf_output.c \
 	%reldir%/iperf_stages.c \
+	%reldir%/iperf_stages_run.c \
 	%reldir%/iperf_pidfile.c \
 	%reldir%/iperf_error.c %reldir%/iperf_error.h \
 	%reldir%/iperf_time.c %reldir%/iperf_time.h \

@@ -436,7 +436,7 @@ server_listen(struct iperf_test *test)
 }
 
 int
-server_run(struct iperf_test *test)
+server_open(struct iperf_test *test)
 {
 	test->sops = &server_ops;
 	test->opt.role = 's';
@@ -455,6 +455,14 @@ server_run(struct iperf_test *test)
 	if (test->check_timer == NULL)
 		test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
+	return 0;
+}
+
+int
+server_run(struct iperf_test *test)
+{
+	if (server_open(test) == -2)
+		return -2;
 	if (server_limits_idle_start(test) == -1) {
 		session_report_failure(test);
 		return -2;

@@ -8,6 +8,9 @@ struct iperf_test;
  * normally, -1 when it failed (test->err), -2 on a fatal error (cannot
  * listen), 2 for an idle-timeout restart. */
 int server_run(struct iperf_test *test);
+/* server_run() up to its loop: listening (banner printed), the listener
+ * watched, the check timer armed.  0, or -2 (fatal, reported). */
+int server_open(struct iperf_test *test);
 /* Open the control listener unless it is open; 0 or -1 (IELISTEN). */
 int server_listen(struct iperf_test *test);
 /* Close the listening socket. */

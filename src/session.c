@@ -170,6 +170,7 @@ dispatch(struct iperf_test *test, struct ctrl_msg *m)
 {
 	const struct session_ops *ops = test->sops;
 
+	test->ctrl_units++;
 	switch (m->kind) {
 	case CTRL_MSG_STATE:
 		return session_step(test, m->state);
@@ -311,6 +312,24 @@ session_run(struct iperf_test *test)
 		 * fd; the flag is checked after every pass. */
 		check_interrupt(test);
 		if (test->done)
+			break;
+		if (evloop_run_once(test->loop, SESSION_MAX_WAIT_US) == -1) {
+			iperf_fail(test, IESELECT, errno);
+			session_fail(test);
+			break;
+		}
+	}
+}
+
+/* The stage functions' loop: session_run() that also stops when `until`
+ * holds (checked before every pass). */
+void
+session_run_until(struct iperf_test *test, session_until_fn *until,
+    const void *arg)
+{
+	for (;;) {
+		check_interrupt(test);
+		if (test->done || until(test, arg))
 			break;
 		if (evloop_run_once(test->loop, SESSION_MAX_WAIT_US) == -1) {
 			iperf_fail(test, IESELECT, errno);

@@ -57,6 +57,11 @@ void session_expect_state(struct iperf_test *test);
 void session_expect_errints(struct iperf_test *test);
 /* Run the loop until test->done. */
 void session_run(struct iperf_test *test);
+/* Run the loop until until(test, arg) returns nonzero (checked before
+ * each pass) or the test is done: the libiperf stage functions. */
+typedef int session_until_fn(const struct iperf_test *test, const void *arg);
+void session_run_until(struct iperf_test *test, session_until_fn *until,
+    const void *arg);
 /* Drive the state table with a received state byte. */
 int session_step(struct iperf_test *test, signed char state);
 

@@ -21,6 +21,7 @@
 #include "iperf_api.h"
 #include "proto.h"
 #include "report.h"
+#include "stream.h"
 #include "tcp_info.h"
 
 static struct iperf_test *t;
@@ -477,7 +478,16 @@ START_TEST(parse_arguments_twice)
 }
 END_TEST
 
-START_TEST(unimplemented_stages_fail_with_ieunimp)
+static void
+assert_refused(int rc)
+{
+	ck_assert_int_eq(rc, -1);
+	ck_assert_int_eq(i_errno, IEBADSTAGE);
+	ck_assert_int_eq(iperf_get_test_errno(t), IEBADSTAGE);
+	ck_assert_int_eq(iperf_get_test_state(t), 0);
+}
+
+START_TEST(stages_refuse_the_wrong_role_or_state)
 {
 	int (*const stages[])(struct iperf_test *) = {
 		iperf_connect, iperf_handle_message_client, iperf_client_end,
@@ -486,16 +496,75 @@ START_TEST(unimplemented_stages_fail_with_ieunimp)
 	};
 	size_t i;
 
+	/* no role */
 	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
 		i_errno = 0;
-		ck_assert_int_eq(stages[i](t), -1);
-		ck_assert_int_eq(i_errno, IEUNIMP);
-		ck_assert_int_eq(iperf_get_test_errno(t), IEUNIMP);
+		assert_refused(stages[i](t));
 	}
-	ck_assert_int_eq(iperf_create_streams(t, 1), -1);
+	assert_refused(iperf_create_streams(t, 1));
+	/* a client that is not connected; a server that accepted nobody */
+	iperf_set_test_role(t, 'c');
+	assert_refused(iperf_handle_message_client(t));
+	assert_refused(iperf_exchange_parameters(t));
+	assert_refused(iperf_create_streams(t, 1));
+	assert_refused(iperf_exchange_results(t));
+	assert_refused(iperf_client_end(t));
+	assert_refused(iperf_accept(t));
+	iperf_set_test_role(t, 's');
+	assert_refused(iperf_handle_message_server(t));
+	assert_refused(iperf_exchange_parameters(t));
+	assert_refused(iperf_create_streams(t, 0));
+	assert_refused(iperf_exchange_results(t));
+	assert_refused(iperf_connect(t));
+	assert_refused(iperf_client_end(t));
+	ck_assert_int_eq(iperf_get_control_socket(t), -1);
+	ck_assert_str_eq(iperf_strerror(IEBADSTAGE),
+	    "stage function called in the wrong role or state of the test");
+}
+END_TEST
+
+/* 3.12's iperf_send/iperf_recv: one block per stream in the set. */
+START_TEST(send_and_recv_move_one_block_per_stream_in_the_set)
+{
+	int sv[2];
+	struct iperf_stream *tx, *rx;
+	fd_set set;
+
 	ck_assert_int_eq(iperf_send(t, NULL), -1);
+	ck_assert_int_eq(i_errno, IESTREAMWRITE);
 	ck_assert_int_eq(iperf_recv(t, NULL), -1);
-	ck_assert_int_eq(i_errno, IEUNIMP);
+	ck_assert_int_eq(i_errno, IESTREAMREAD);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	iperf_set_test_blksize(t, 100);
+	tx = iperf_new_stream(t, sv[0], 1);
+	ck_assert_ptr_nonnull(tx);
+	iperf_add_stream(t, tx);
+	ck_assert_int_eq(iperf_init_stream(tx, t), 0);
+	rx = iperf_new_stream(t, sv[1], 0);
+	ck_assert_ptr_nonnull(rx);
+	iperf_add_stream(t, rx);
+	ck_assert_int_eq(iperf_init_stream(rx, t), 0);
+	FD_ZERO(&set);
+	FD_SET(sv[0], &set);
+	FD_SET(sv[1], &set);
+	ck_assert_int_eq(iperf_send(t, &set), 0);
+	ck_assert(!FD_ISSET(sv[0], &set)); /* handled: cleared */
+	ck_assert(FD_ISSET(sv[1], &set));  /* not a sender */
+	ck_assert_uint_eq(tx->live.bytes, 100);
+	ck_assert_uint_eq(tx->live.blocks, 1);
+	ck_assert_int_eq(iperf_recv(t, &set), 0);
+	ck_assert(!FD_ISSET(sv[1], &set));
+	ck_assert_uint_eq(rx->live.bytes, 100);
+	/* while the streams' threads own them: refused */
+	FD_SET(sv[0], &set);
+	tx->thread_started = 1;
+	ck_assert_int_eq(iperf_send(t, &set), -1);
+	ck_assert_int_eq(i_errno, IEBADSTAGE);
+	ck_assert_int_eq(iperf_recv(t, &set), -1);
+	ck_assert_int_eq(iperf_send_mt(tx), -1);
+	ck_assert_int_eq(i_errno, IEBADSTAGE);
+	ck_assert_uint_eq(tx->live.bytes, 100);
+	tx->thread_started = 0;
 }
 END_TEST
 
@@ -658,7 +727,8 @@ make_suite(void)
 	tcase_add_test(tc, strerror_texts);
 	tcase_add_test(tc, unit_value_errors_set_errarg);
 	tcase_add_test(tc, parse_arguments_twice);
-	tcase_add_test(tc, unimplemented_stages_fail_with_ieunimp);
+	tcase_add_test(tc, stages_refuse_the_wrong_role_or_state);
+	tcase_add_test(tc, send_and_recv_move_one_block_per_stream_in_the_set);
 	tcase_add_test(tc, working_stages);
 	tcase_add_test(tc, send_state_over_a_socket);
 	tcase_add_test(tc, streams_through_the_api);

@@ -317,6 +317,51 @@ START_TEST(fills_from_a_socket_and_reports_eof)
 }
 END_TEST
 
+/* Exact reads: each fill takes one unit at most, the rest stays queued
+ * in the socket (readable for a caller's select()). */
+START_TEST(exact_reads_leave_the_next_unit_in_the_socket)
+{
+	int sv[2];
+	struct ctrl_msg m;
+	static const char doc[] = "{\"a\":1}";
+
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	ctrl_set_exact(c, 1);
+	ck_assert_int_eq(ctrl_send_state(sv[0], TEST_START), 0);
+	ck_assert_int_eq(ctrl_send_state(sv[0], TEST_RUNNING), 0);
+	ctrl_expect(c, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 1), 1);
+	ck_assert_int_eq(ctrl_next(c, &m), 1);
+	ck_assert_int_eq(m.state, TEST_START);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 2), 1);
+	ck_assert_int_eq(ctrl_next(c, &m), 1);
+	ck_assert_int_eq(m.state, TEST_RUNNING);
+	/* a document and the state byte behind it */
+	ck_assert_int_eq(ctrl_send_json(sv[0], doc, strlen(doc)), 0);
+	ck_assert_int_eq(ctrl_send_state(sv[0], 14), 0);
+	ctrl_expect(c, CTRL_EXPECT_JSON, CTRL_RESULTS_MAX_BYTES);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 3), 4);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 4), (long)strlen(doc));
+	ck_assert_int_eq(ctrl_next(c, &m), 1);
+	ck_assert_str_eq(m.json, doc);
+	free(m.json);
+	ck_assert_uint_eq(ctrl_buffered(c), 0);
+	ctrl_expect(c, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 5), 1);
+	ck_assert_int_eq(ctrl_next(c, &m), 1);
+	ck_assert_int_eq(m.state, 14);
+	/* the cookie and the error integers, one unit per fill */
+	ck_assert_int_eq(send(sv[0], "abcdefghijklmnopqrstuvwxyz234567abcd\0xyz",
+			     40, 0), 40);
+	ctrl_expect(c, CTRL_EXPECT_COOKIE, CTRL_PARAMS_MAX_BYTES);
+	ck_assert_int_eq(ctrl_fill(c, sv[1], 6), CTRL_COOKIE_BYTES);
+	ck_assert_int_eq(ctrl_next(c, &m), 1);
+	ck_assert_uint_eq(ctrl_buffered(c), 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+END_TEST
+
 START_TEST(big_endian_helpers_round_trip)
 {
 	unsigned char b[8];
@@ -355,6 +400,7 @@ make_suite(void)
 	tcase_add_test(tc, eof_while_expecting_a_state_is_a_fault);
 	tcase_add_test(tc, buffering_is_bounded);
 	tcase_add_test(tc, fills_from_a_socket_and_reports_eof);
+	tcase_add_test(tc, exact_reads_leave_the_next_unit_in_the_socket);
 	tcase_add_test(tc, big_endian_helpers_round_trip);
 	suite_add_tcase(s, tc);
 	return s;

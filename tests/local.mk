@@ -109,7 +109,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/wire.test %reldir%/server_ops.test %reldir%/data_opts.test \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
 	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test \
-	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test
+	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test \
+	%reldir%/stages.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -119,6 +120,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/hostile_mass.test %reldir%/hostile_mass.py \
 	%reldir%/fault.test %reldir%/fault.py \
 	%reldir%/fidelity.test %reldir%/fidelity.py \
+	%reldir%/stages.test %reldir%/stages.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
