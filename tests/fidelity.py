@@ -199,62 +199,64 @@ def start_fields(doc):
     return out
 
 
-def reorders(doc, side):
+def reorders(doc):
+    """Every reorder figure of the sending streams: intervals, then end."""
     out = [st.get("reorder") for iv in doc.get("intervals", [])
            for st in iv["streams"] if st.get("sender")]
-    out += [st[side].get("reorder") for st in doc["end"].get("streams", [])
-            if side in st]
+    out += [st["sender"].get("reorder") for st in doc["end"].get("streams", [])
+            if "sender" in st]
     return out
+
+
+def client_role(ours, ref, args):
+    """Our client and 3.21's, same command, same (our) server: their
+    documents."""
+    srv, port = start_server(ours)
+    try:
+        _, mine, _ = client(ours, port, args)
+        _, theirs, _ = client(ref, port, args)
+    finally:
+        stop(srv)
+    return mine, theirs
+
+
+def server_role(ours, ref, args):
+    """Our server and 3.21's, each with a 3.21 client: their documents."""
+    return one_server_run(ours, ref, args)[1], \
+        one_server_run(ref, ref, args)[1]
+
+
+def compare(name, docs, extract, ver):
+    """Report whether extract() gives the same for ours and 3.21."""
+    mine, theirs = docs
+    if mine is None or theirs is None:
+        report(name, ["a document is missing"])
+        return
+    a, b = extract(mine), extract(theirs)
+    if isinstance(a, dict):
+        report(name, [f"{k}: ours {a[k]}, {ver} {b[k]}" for k in a
+                      if a[k] != b[k]])
+    else:
+        report(f"{name}: ours {a}, {ver} {b}", [] if a and a == b else
+               ["differ"])
 
 
 def case_equal(ours, ref):
     ver, path = ref
     for args in BUF_CASES:
-        srv, port = start_server(ours)
-        try:
-            _, mine, _ = client(ours, port, ["-t", "1"] + args)
-            _, theirs, _ = client(path, port, ["-t", "1"] + args)
-        finally:
-            stop(srv)
-        name = f"bufs client role, ours vs {ver} ({' '.join(args)})"
-        if mine is None or theirs is None:
-            report(name, ["a client failed"])
-            continue
-        a, b = start_fields(mine), start_fields(theirs)
-        report(name, [f"{k}: ours {a[k]}, {ver} {b[k]}" for k in a
-                      if a[k] != b[k]])
+        compare(f"bufs client role, ours vs {ver} ({' '.join(args)})",
+                client_role(ours, path, ["-t", "1"] + args), start_fields,
+                ver)
     for args in SERVER_BUF_CASES:
-        _, mine = one_server_run(ours, path, ["-t", "1"] + args)
-        _, theirs = one_server_run(path, path, ["-t", "1"] + args)
-        name = f"bufs server role, ours vs {ver} ({' '.join(args)})"
-        if mine is None or theirs is None:
-            report(name, ["a server document is missing"])
-            continue
-        a, b = start_fields(mine), start_fields(theirs)
-        report(name, [f"{k}: ours {a[k]}, {ver} {b[k]}" for k in a
-                      if a[k] != b[k]])
+        compare(f"bufs server role, ours vs {ver} ({' '.join(args)})",
+                server_role(ours, path, ["-t", "1"] + args), start_fields,
+                ver)
     # A quiet (paced) run: no reordering event, where the old metric said 3+.
     quiet = ["-t", "1", "-b", "100M"]
-    srv, port = start_server(ours)
-    try:
-        _, mine, _ = client(ours, port, quiet)
-        _, theirs, _ = client(path, port, quiet)
-    finally:
-        stop(srv)
-    if mine is None or theirs is None:
-        report("reorder client role", ["a client failed"])
-    else:
-        a, b = reorders(mine, "sender"), reorders(theirs, "sender")
-        report(f"reorder client role, ours {a} vs {ver} {b}",
-               [] if a and a == b else ["differ"])
-    _, mine = one_server_run(ours, path, quiet + ["-R"])
-    _, theirs = one_server_run(path, path, quiet + ["-R"])
-    if mine is None or theirs is None:
-        report("reorder server role", ["a server document is missing"])
-    else:
-        a, b = reorders(mine, "sender"), reorders(theirs, "sender")
-        report(f"reorder server role (-R), ours {a} vs {ver} {b}",
-               [] if a and a == b else ["differ"])
+    compare("reorder client role", client_role(ours, path, quiet), reorders,
+            ver)
+    compare("reorder server role (-R)", server_role(ours, path, quiet + ["-R"]),
+            reorders, ver)
 
 
 # ---- identity and the control-connection defaults ----------------------------
