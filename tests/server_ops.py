@@ -46,7 +46,7 @@ import threading
 import time
 
 import testlib
-from testlib import bound, report, send_doc, summary
+from testlib import bound, report, send_doc, ss_unavailable, summary
 
 OURS = None
 STOCK = None
@@ -165,9 +165,15 @@ def server(c, binary, port, *args, name="srv"):
     """Start `binary -s` on 127.0.0.1:port and wait until it listens."""
     p = c.start([binary, "-s", "-B", "127.0.0.1", "-p", str(port)] +
                 list(args), name)
-    if not wait_until(lambda: bound(port) or not p.alive(), 5):
-        c.check(False, f"{name} did not listen")
+    if not testlib.wait_listening(port, p.p, time.time() + 15):
+        c.check(False, f"{name} did not listen: {p.err()[-200:]!r}")
     return p
+
+
+def listening(port):
+    """Something (not a child of ours: a daemon) listens on the port."""
+    up = testlib.listening(port)
+    return bound(port) if up is None else up
 
 
 def client(c, binary, port, *args, timeout=20, name="cli"):
@@ -227,6 +233,35 @@ def peer_sockets(pid, port):
     return out
 
 
+def pidfd_getfd_unavailable():
+    """None if pidfd_getfd() can take a duplicate of a child's descriptor
+    here, else why not (an old kernel, or a container whose seccomp
+    profile or missing CAP_SYS_PTRACE refuses it)."""
+    if not hasattr(os, "pidfd_open"):
+        return "Python without os.pidfd_open"
+    child = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE)
+    try:
+        pfd = os.pidfd_open(child.pid)
+        try:
+            fd = _libc.syscall(SYS_PIDFD_GETFD, pfd, 0, 0)
+            if fd < 0:
+                e = ctypes.get_errno()
+                return f"pidfd_getfd() refused here: {os.strerror(e)}"
+            os.close(fd)
+        finally:
+            os.close(pfd)
+    except OSError as e:
+        return f"pidfd_open() refused here: {e.strerror}"
+    finally:
+        child.kill()
+        child.wait()
+    return None
+
+
+# What some cases need beyond the stock peer: name -> probe (None: works).
+NEEDS = {"pidfd_getfd": pidfd_getfd_unavailable, "ss": ss_unavailable}
+
+
 def ss_timers(port):
     """ss -tnoi lines of connections on `port`, with their timer field."""
     r = subprocess.run(["ss", "-tno", "state", "established"],
@@ -248,9 +283,11 @@ def kernel_keepalive_defaults():
 CASES = []
 
 
-def case(stock=False):
+def case(stock=False, needs=()):
+    """Register a case; it needs the stock peer (stock=True) and what
+    `needs` names in NEEDS (the sockets of another process)."""
     def reg(fn):
-        CASES.append((fn.__name__, fn, stock))
+        CASES.append((fn.__name__, fn, stock, needs))
         return fn
     return reg
 
@@ -523,7 +560,7 @@ def daemon_pidfile_and_logfile(c):
     c.check(ppid != launcher.pid, "daemon still a child of the launcher")
     c.check(os.readlink(f"/proc/{pid}/cwd") == os.getcwd(),
             "daemon changed directory (3.17+ keeps it)")
-    c.check(wait_until(lambda: bound(port), 5), "daemon not listening")
+    c.check(wait_until(lambda: listening(port), 15), "daemon not listening")
     rc, _, err = client(c, OURS, port, "-t", "1", *SLOW)
     c.check(rc == 0, f"client against the daemon: rc {rc} {err!r}")
     # A second server with the same live pid file is refused.
@@ -647,7 +684,7 @@ def check_ctrl_sockets(c, pid, port, uto, ka, nstreams, who):
                 f"{who}: ss shows no keepalive timer for port {local}")
 
 
-@case(stock=True)
+@case(stock=True, needs=("pidfd_getfd", "ss"))
 def snd_timeout_and_cntl_ka_on_our_client(c):
     for binary in (STOCK, OURS):
         port = free_port()
@@ -668,7 +705,7 @@ def snd_timeout_and_cntl_ka_on_our_client(c):
                 f"-V line missing or misplaced: {out[:6]}")
 
 
-@case(stock=True)
+@case(stock=True, needs=("pidfd_getfd", "ss"))
 def snd_timeout_and_cntl_ka_on_our_server(c):
     for binary in (STOCK, OURS):
         port = free_port()
@@ -683,7 +720,7 @@ def snd_timeout_and_cntl_ka_on_our_server(c):
         c.check(srv.wait(5) == 0, "server rc")
 
 
-@case()
+@case(needs=("pidfd_getfd", "ss"))
 def cntl_ka_defaults_and_no_options(c):
     port = free_port()
     server(c, OURS, port, "-1")
@@ -789,11 +826,20 @@ def main():
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
     TMP = tempfile.mkdtemp(prefix="server_ops.")
     todo = []
-    for name, fn, needs_stock in CASES:
+    why_not = {}
+    for name, fn, needs_stock, needs in CASES:
         if filt and filt not in name:
             continue
         if needs_stock and STOCK is None:
-            print(f"SKIP: {name} (no stock iperf3)")
+            print(f"SKIP: {name}: stock iperf3 not installed "
+                  "(apt-get install iperf3)")
+            continue
+        for need in needs:
+            if need not in why_not:
+                why_not[need] = NEEDS[need]()
+        missing = [why_not[n] for n in needs if why_not[n]]
+        if missing:
+            print(f"SKIP: {name}: " + "; ".join(missing))
             continue
         todo.append((name, fn))
     try:
