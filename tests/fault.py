@@ -79,6 +79,16 @@ class NotListening(Exception):
     failure)."""
 
 
+def mid_test(port, cli, streams=1, settle=1.0):
+    """Wait until the client's control connection and `streams` TCP
+    streams are established (in /proc: the test is starting, however
+    slow the machine), then `settle` s into the test.  False if the
+    test did not start within 15 s."""
+    ok = testlib.wait_connections(port, 1 + streams, cli, time.time() + 15)
+    time.sleep(settle)
+    return ok
+
+
 def start_server(binary, port, *args):
     """Start `binary -s` on 127.0.0.1:port and wait until it listens (no
     probe socket: a bind probe could take the port from the server in the
@@ -176,7 +186,9 @@ def kill_real_client_case(ours, client, who):
                               "-t", "30", "-b", "200M", "-P", "2"],
                              stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-        time.sleep(1.5)
+        started = mid_test(port, p, streams=2)
+        record(f"kill -9 {who} client running: the test was running",
+               started and p.poll() is None)
         p.send_signal(signal.SIGKILL)
         p.wait()
         dt = wait_serving(port, KILL_GRACE + 10)
@@ -197,8 +209,8 @@ def stop_sender_case(ours, client, who):
                             "-t", "30", "-b", "200M"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
         # The watchdog's 1 s period, the server's 2 s drain of the control
         # connection and slack for a loaded (or sanitized) run.
@@ -227,8 +239,8 @@ def stop_receiver_of_our_server_case(ours, client, who):
                             "-t", "30", "-R"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
         # + filling the socket buffers, the 1 s watchdog period, the 2 s
         # drain of the control connection and slack for a loaded run.
@@ -254,8 +266,8 @@ def stop_server_of_our_client_case(ours, server_bin, who, opts, bound):
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     what = " ".join(opts)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         srv.send_signal(signal.SIGSTOP)
         rc, dt = wait_exit(cli, bound + 20)
         err = cli.stderr.read().decode(errors="replace") if rc is not None \

@@ -170,6 +170,17 @@ def server(c, binary, port, *args, name="srv"):
     return p
 
 
+def running(c, cli, port, streams=1, settle=0.5):
+    """Wait until the client's control connection and its `streams` TCP
+    streams are established (the test is starting: seen in /proc, not
+    guessed with a sleep), then `settle` seconds more, so that a signal
+    or a look at the sockets from then on meets a running test."""
+    ok = testlib.wait_connections(port, 1 + streams, cli.p, time.time() + 15)
+    c.check(ok, f"the test did not start: client {cli.err()[-200:]!r}")
+    time.sleep(settle)
+    return ok
+
+
 def listening(port):
     """Something (not a child of ours: a daemon) listens on the port."""
     up = testlib.listening(port)
@@ -448,7 +459,7 @@ def max_duration_stops_a_stopped_client(c):
         srv = server(c, OURS, port, "--server-max-duration", "2", "-1")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "2"] +
                       SLOW, "cli")
-        time.sleep(0.8)
+        running(c, cli, port, settle=0.5)
         cli.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = srv.wait(12)
@@ -596,9 +607,14 @@ def pidfile_of_a_client_and_a_stale_file(c):
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
                    "-I", pidfile] + SLOW, "cli")
-    time.sleep(1)
-    with open(pidfile) as f:
-        c.check(f.read() == str(cli.pid), "client did not write its pid")
+
+    def pid_written():
+        try:
+            with open(pidfile) as f:
+                return f.read() == str(cli.pid)
+        except OSError:
+            return False
+    c.check(wait_until(pid_written, 10), "client did not write its pid")
     rc = cli.wait(10)
     c.check(rc == 0, f"client rc {rc} {cli.err()!r}")
     c.check(not os.path.exists(pidfile), "client left its pid file")
@@ -612,7 +628,7 @@ def rcv_timeout_server_drops_a_stopped_sender(c):
         srv = server(c, OURS, port, "-1", "-V", "--rcv-timeout", "1000")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "10"] +
                       SLOW, "cli")
-        time.sleep(1.2)
+        running(c, cli, port, settle=0.7)
         cli.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = srv.wait(10)
@@ -650,7 +666,7 @@ def rcv_timeout_client_reverse_with_a_stopped_server(c):
         srv = server(c, binary, port, "-1")
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "10",
                        "-R", "--rcv-timeout", "1000"] + SLOW, "cli")
-        time.sleep(1.2)
+        running(c, cli, port, settle=0.7)
         srv.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = cli.wait(10)
@@ -692,7 +708,7 @@ def snd_timeout_and_cntl_ka_on_our_client(c):
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "3",
                        "-P", "2", "-V", "--cntl-ka=20/5/3",
                        "--snd-timeout", "3000"] + SLOW, "cli")
-        time.sleep(1.5)
+        running(c, cli, port, streams=2, settle=0.3)
         check_ctrl_sockets(c, cli.pid, port, 3000, (20, 5, 3), 2,
                            f"our client vs {os.path.basename(binary)}")
         rc = cli.wait(10)
@@ -713,7 +729,7 @@ def snd_timeout_and_cntl_ka_on_our_server(c):
                      "--snd-timeout", "2500")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "3",
                        "-P", "2"] + SLOW, "cli")
-        time.sleep(1.5)
+        running(c, cli, port, streams=2, settle=0.3)
         check_ctrl_sockets(c, srv.pid, port, 2500, (30, 4, 2), 2,
                            f"our server vs {os.path.basename(binary)}")
         c.check(cli.wait(10) == 0, f"client rc {cli.err()!r}")
@@ -726,7 +742,7 @@ def cntl_ka_defaults_and_no_options(c):
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2", "-V",
                    "--cntl-ka"] + SLOW, "cli")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     dflt = kernel_keepalive_defaults()
     check_ctrl_sockets(c, cli.pid, port, 0, dflt, 1, "--cntl-ka")
     c.check(cli.wait(10) == 0, "client rc")
@@ -740,7 +756,7 @@ def cntl_ka_defaults_and_no_options(c):
     srv = server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2"] +
                   SLOW, "plain")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     check_ctrl_sockets(c, cli.pid, port, (30000, 0), (10, 5, 4), 1,
                        "client without options")
     check_ctrl_sockets(c, srv.pid, port, (30000, 0), (10, 5, 4), 1,
@@ -751,7 +767,7 @@ def cntl_ka_defaults_and_no_options(c):
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
                    "--snd-timeout", "0"] + SLOW, "snd0")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     check_ctrl_sockets(c, cli.pid, port, 0, (10, 5, 4), 1,
                        "--snd-timeout 0")
     c.check(cli.wait(10) == 0, "client rc")
@@ -768,7 +784,7 @@ def signals_stop_our_client(c):
         server(c, STOCK or OURS, port, "-1")
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "10"] +
                       SLOW, "cli")
-        time.sleep(1.6)
+        running(c, cli, port, settle=1.0)
         cli.signal(sig)
         rc = cli.wait(5)
         c.check(rc == 0, f"{text}: client rc {rc}")
@@ -789,7 +805,7 @@ def signals_stop_our_server(c):
             if busy:
                 cli = c.start([STOCK or OURS, "-c", "127.0.0.1", "-p",
                                str(port), "-t", "10"] + SLOW, "cli")
-                time.sleep(1.6)
+                running(c, cli, port, settle=1.0)
             else:
                 time.sleep(0.3)
             srv.signal(sig)

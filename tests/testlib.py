@@ -133,6 +133,40 @@ def wait_listening(port, proc, deadline, addr="127.0.0.1", reuseaddr=True):
     return False
 
 
+def connections(port, pid=None):
+    """How many TCP connections to `port` are established (counted at the
+    connecting end: remote port == port), from /proc/[PID/]net/tcp{,6}
+    like listening()."""
+    base = f"/proc/{pid}/net" if pid is not None else "/proc/net"
+    n = 0
+    for name in ("tcp", "tcp6"):
+        try:
+            with open(f"{base}/{name}") as f:
+                rows = f.readlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if len(cols) > 3 and cols[3] == "01" and \
+                    int(cols[2].rsplit(":", 1)[1], 16) == port:
+                n += 1
+    return n
+
+
+def wait_connections(port, n, proc, deadline):
+    """Wait until `n` TCP connections to `port` are established (the
+    control connection and n - 1 TCP streams: the test is starting, so
+    a signal from now on hits a running test, however slow the machine).
+    False if `proc` exits first or `deadline` passes."""
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        if connections(port, proc.pid) >= n:
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def wait_connectable(port, deadline):
     """Wait until a connection to 127.0.0.1:port succeeds (the probe is a
     client that vanishes at once); False if `deadline` passes first."""
