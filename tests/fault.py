@@ -30,6 +30,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -93,14 +94,17 @@ def start_server(binary, port, *args):
     """Start `binary -s` on 127.0.0.1:port and wait until it listens (no
     probe socket: a bind probe could take the port from the server in the
     instant it binds)."""
-    p = subprocess.Popen([binary, "-s", "-B", "127.0.0.1", "-p", str(port)] +
-                         list(args), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE)
-    if not testlib.wait_listening(port, p, time.time() + 15):
-        stop(p)
-        err = p.stderr.read().decode(errors="replace").strip()
-        raise NotListening(f"{os.path.basename(binary)} server did not listen "
-                           f"on {port} (exit {p.returncode}: {err[-200:]!r})")
+    with tempfile.TemporaryFile() as err:  # not a pipe: nobody drains it
+        p = subprocess.Popen([binary, "-s", "-B", "127.0.0.1", "-p",
+                              str(port)] + list(args),
+                             stdout=subprocess.DEVNULL, stderr=err)
+        if not testlib.wait_listening(port, p, time.time() + 15):
+            stop(p)
+            err.seek(0)
+            text = err.read().decode(errors="replace").strip()
+            raise NotListening(f"{os.path.basename(binary)} server did not "
+                               f"listen on {port} (exit {p.returncode}: "
+                               f"{text[-200:]!r})")
     return p
 
 
