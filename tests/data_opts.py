@@ -571,6 +571,19 @@ def udp_figures(cj, sj, reverse):
 
 
 def gsro(env, sbin, reverse):
+    """gsro_once(); a run whose only problem is lost datagrams (a loaded
+    machine starves a receiver) is measured once more, and counts."""
+    probs = gsro_once(env, sbin, reverse)
+    if probs and all(LOSS.search(p) for p in probs):
+        print(f"note: {'; '.join(probs)}; measuring again")
+        probs = gsro_once(env, sbin, reverse)
+    return probs
+
+
+LOSS = re.compile(r"^(received \d+ of \d+|\d+ of \d+ datagrams lost)")
+
+
+def gsro_once(env, sbin, reverse):
     """Ours on both ends: both traced, GSO batches and GRO reads must show.
     Against the stock iperf3 (which ignores the keys) only our socket
     options are traced, at a lower rate: tracing every datagram call
