@@ -5,7 +5,8 @@
 # update, then judge by whether the packages install.
 set -u
 PKGS="build-essential autoconf automake libtool pkg-config check libcjson-dev
-libssl-dev libsctp-dev iperf3 python3 git iproute2 nftables procps"
+libssl-dev libsctp-dev iperf3 python3 git iproute2 nftables procps openssl
+strace"
 PKGS="$PKGS ${EXTRA_PKGS:-}"
 
 if [ "$(id -u)" -eq 0 ]; then

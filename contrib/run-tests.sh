@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install what is missing, build with warnings as errors, and run the whole
 # test suite (Check unit suites, interop with the stock iperf3, CLI tests).
-# Prints every Check summary line and ends with "N passed, N failed".
+# Prints every Check summary line, the cases skipped here with their
+# reasons (no stock peer, no network namespaces in a container...), and
+# ends with "N passed, N failed".
 #
 # In CI (CI=true) or with IPERF3_ROBUST=1, the robustness jobs follow
 # (contrib/ci-robust.sh): the suite's core under ASan+UBSan, the Check
@@ -71,6 +73,15 @@ for f in $logs; do
 		failed=$((failed + 1))
 	fi
 done
+# What could not run here, and why (each test prints "SKIP: reason"),
+# in one place before the total.
+skips=$(for f in $logs; do
+	grep -E '^SKIP: ' "$f" | sed "s|^SKIP: |  ${f#tests/}: |"
+done)
+if [ -n "$skips" ]; then
+	echo "== skipped here ($(echo "$skips" | wc -l)):"
+	echo "$skips"
+fi
 [ $status -ne 0 ] && [ $failed -eq 0 ] && failed=1
 echo "$passed passed, $failed failed"
 [ $status -eq 0 ] && [ $failed -eq 0 ]

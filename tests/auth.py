@@ -53,21 +53,6 @@ def record(name, ok, detail=""):
     testlib.record(name, ok, detail, detail_on_pass=False)
 
 
-def listening(port):
-    """Is something listening on TCP `port`? (no probe connection)"""
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(name) as f:
-                for line in f.readlines()[1:]:
-                    cols = line.split()
-                    if cols[3] == "0A" and \
-                            int(cols[1].rsplit(":", 1)[1], 16) == port:
-                        return True
-        except OSError:
-            pass
-    return False
-
-
 def openssl(*args, data=None):
     return subprocess.run(["openssl"] + list(args), input=data,
                           capture_output=True, check=True,
@@ -85,12 +70,8 @@ class Server:
             self.proc = subprocess.Popen(argv + ["-p", str(self.port)],
                                          stdout=o, stderr=e,
                                          stdin=subprocess.DEVNULL)
-        deadline = time.time() + 10
-        while time.time() < deadline and not listening(self.port):
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.05)
-        time.sleep(0.1)
+        # If it does not come up, the cases that use it fail (and say so).
+        testlib.wait_listening(self.port, self.proc, time.time() + 15)
 
     def alive(self):
         return self.proc.poll() is None
@@ -411,7 +392,8 @@ def split_refusal(ours):
 
 def with_stock(e):
     if not e.stock:
-        print("SKIP: no stock iperf3, interop cases not run")
+        print("SKIP: stock 3.12 interop cases: stock iperf3 not installed "
+              "(apt-get install iperf3)")
         return
     srv = e.server(e.stock)
     try:

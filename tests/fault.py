@@ -13,7 +13,9 @@
 * The control connection dropped (an nft rule in a network namespace the
   test creates) in the middle of a test: both ends end within a bound,
   through the control keepalive / TCP_USER_TIMEOUT defaults.  Skipped
-  (with the reason) unless root with ip(8) and nft(8).
+  (with the reason) where this machine cannot give it a namespace with
+  nft in it (testlib.Netns: not root, an unprivileged container, a
+  chroot, ip or nft missing).
 * Hostile servers against our client: random bytes, or a stall, at every
   step of the protocol; the client exits with an error within a bound.
 
@@ -23,18 +25,18 @@ Usage: fault.py OURS [STOCK]
 
 import os
 import random
-import shutil
 import signal
 import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 import testlib
-from testlib import (free_port, listener, random_cookie, record, send_doc,
-                     stop, summary, wait_exit)
+from testlib import (Netns, NetnsUnavailable, free_port, listener,
+                     random_cookie, record, send_doc, stop, summary, wait_exit)
 
 KILL_GRACE = 5.0      # server serving again after a killed client
 RCV_TIMEOUT_MS = 2000
@@ -73,14 +75,36 @@ def wait_serving(port, limit):
     return None
 
 
-def start_server(ours, port, *args):
-    p = subprocess.Popen([ours, "-s", "-B", "127.0.0.1", "-p", str(port)] +
-                         list(args), stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
-    t0 = time.time()
-    while time.time() - t0 < 5 and not testlib.bound(port, reuseaddr=False):
-        time.sleep(0.05)
-    time.sleep(0.1)
+class NotListening(Exception):
+    """A server of the test did not come up (reported as the case's
+    failure)."""
+
+
+def mid_test(port, cli, streams=1, settle=1.0):
+    """Wait until the client's control connection and `streams` TCP
+    streams are established (in /proc: the test is starting, however
+    slow the machine), then `settle` s into the test.  False if the
+    test did not start within 15 s."""
+    ok = testlib.wait_connections(port, 1 + streams, cli, time.time() + 15)
+    time.sleep(settle)
+    return ok
+
+
+def start_server(binary, port, *args):
+    """Start `binary -s` on 127.0.0.1:port and wait until it listens (no
+    probe socket: a bind probe could take the port from the server in the
+    instant it binds)."""
+    with tempfile.TemporaryFile() as err:  # not a pipe: nobody drains it
+        p = subprocess.Popen([binary, "-s", "-B", "127.0.0.1", "-p",
+                              str(port)] + list(args),
+                             stdout=subprocess.DEVNULL, stderr=err)
+        if not testlib.wait_listening(port, p, time.time() + 15):
+            stop(p)
+            err.seek(0)
+            text = err.read().decode(errors="replace").strip()
+            raise NotListening(f"{os.path.basename(binary)} server did not "
+                               f"listen on {port} (exit {p.returncode}: "
+                               f"{text[-200:]!r})")
     return p
 
 
@@ -166,7 +190,9 @@ def kill_real_client_case(ours, client, who):
                               "-t", "30", "-b", "200M", "-P", "2"],
                              stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
-        time.sleep(1.5)
+        started = mid_test(port, p, streams=2)
+        record(f"kill -9 {who} client running: the test was running",
+               started and p.poll() is None)
         p.send_signal(signal.SIGKILL)
         p.wait()
         dt = wait_serving(port, KILL_GRACE + 10)
@@ -187,8 +213,8 @@ def stop_sender_case(ours, client, who):
                             "-t", "30", "-b", "200M"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
         # The watchdog's 1 s period, the server's 2 s drain of the control
         # connection and slack for a loaded (or sanitized) run.
@@ -217,8 +243,8 @@ def stop_receiver_of_our_server_case(ours, client, who):
                             "-t", "30", "-R"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         cli.send_signal(signal.SIGSTOP)
         # + filling the socket buffers, the 1 s watchdog period, the 2 s
         # drain of the control connection and slack for a loaded run.
@@ -244,8 +270,8 @@ def stop_server_of_our_client_case(ours, server_bin, who, opts, bound):
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     what = " ".join(opts)
     try:
-        time.sleep(1.5)
-        running = cli.poll() is None and srv.poll() is None
+        running = mid_test(port, cli) and cli.poll() is None and \
+            srv.poll() is None
         srv.send_signal(signal.SIGSTOP)
         rc, dt = wait_exit(cli, bound + 20)
         err = cli.stderr.read().decode(errors="replace") if rc is not None \
@@ -269,34 +295,24 @@ NS_BOUND = 50.0  # keepalive/user-timeout defaults: ~30 s after the last ack
 
 def netns_case(ours):
     name = "control connection dropped mid-test: both ends end"
-    if os.geteuid() != 0:
-        print(f"SKIP: {name} (not root)")
+    try:
+        ns = Netns("fault", nft=True)
+    except NetnsUnavailable as e:
+        print(f"SKIP: {name}: {e}")
         return
-    if not shutil.which("ip") or not shutil.which("nft"):
-        print(f"SKIP: {name} (ip or nft missing)")
-        return
-    ns = f"iperf3fault{os.getpid()}"
-    if subprocess.run(["ip", "netns", "add", ns],
-                      capture_output=True).returncode != 0:
-        print(f"SKIP: {name} (cannot create a network namespace)")
-        return
-    ex = ["ip", "netns", "exec", ns]
     srv = cli = None
     try:
-        subprocess.run(ex + ["ip", "link", "set", "lo", "up"], check=True)
         port, cport = 5201, 40123
-        srv = subprocess.Popen(ex + [ours, "-s", "-1", "-B", "127.0.0.1",
-                                     "-p", str(port)],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        srv = ns.popen(ours, "-s", "-1", "-B", "127.0.0.1", "-p", port,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not ns.wait_listening(port, srv, time.time() + 15):
+            record(name, False, "our server did not listen in the namespace")
+            return
         # The data connection comes from --cport; everything else on the
         # server port is the control connection.
-        cli = subprocess.Popen(ex + [ours, "-c", "127.0.0.1", "-p", str(port),
-                                     "--cport", str(cport), "-t", "120",
-                                     "-b", "50M"],
-                               stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+        cli = ns.popen(ours, "-c", "127.0.0.1", "-p", port, "--cport", cport,
+                       "-t", "120", "-b", "50M", stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
         time.sleep(2)
         rules = f"""
 table inet iperf3fault {{
@@ -307,10 +323,10 @@ table inet iperf3fault {{
   }}
 }}
 """
-        r = subprocess.run(ex + ["nft", "-f", "-"], input=rules.encode(),
-                           capture_output=True)
+        r = ns.run("nft", "-f", "-", input=rules)
         if r.returncode != 0:
-            print(f"SKIP: {name} (nft: {r.stderr.decode().strip()[:100]})")
+            print(f"SKIP: {name}: nft rules not supported "
+                  f"({r.stderr.strip()[:100]})")
             return
         t0 = time.time()
         rc_c, _ = wait_exit(cli, NS_BOUND + 5)
@@ -325,7 +341,7 @@ table inet iperf3fault {{
         for p in (cli, srv):
             if p is not None:
                 stop(p)
-        subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+        ns.close()
 
 
 # ---- hostile servers against our client --------------------------------------------
@@ -527,6 +543,9 @@ def main():
         # No options: the client's deadline, time + omit + 50 s.
         jobs.insert(0, (stop_server_of_our_client_case,
                         (ours, stock, "stock", ["-t", "2"], 2 + 50 + 3)))
+    else:
+        print("SKIP: stock iperf3 cases (kill -9 and SIGSTOP of a stock "
+              "client or server): stock iperf3 not installed")
     for step in STEPS:
         jobs.append((hostile_server_case, (ours, step, "stall")))
         if step not in ("running_no_read", "results_partial"):
@@ -534,17 +553,20 @@ def main():
     jobs.append((trickle_after_display_case, (ours,)))
 
     # The namespace case takes longest: first, in its own thread.
-    threads = [threading.Thread(target=netns_case, args=(ours,))]
+    def guarded(fn, args):
+        try:
+            fn(*args)
+        except Exception as e:  # noqa: BLE001 - report and go on
+            record(f"{fn.__name__}{args[1:]}", False, repr(e))
+
+    threads = [threading.Thread(target=guarded, args=(netns_case, (ours,)))]
     threads[0].start()
     # The rest, a few at a time (the data tests are rate-limited).
     sem = threading.Semaphore(4)
 
     def run(fn, args):
         with sem:
-            try:
-                fn(*args)
-            except Exception as e:  # noqa: BLE001 - report and go on
-                record(f"{fn.__name__}{args[1:]}", False, repr(e))
+            guarded(fn, args)
     for fn, args in jobs:
         t = threading.Thread(target=run, args=(fn, args))
         t.start()

@@ -46,7 +46,7 @@ import threading
 import time
 
 import testlib
-from testlib import bound, report, send_doc, summary
+from testlib import bound, report, send_doc, ss_unavailable, summary
 
 OURS = None
 STOCK = None
@@ -165,9 +165,26 @@ def server(c, binary, port, *args, name="srv"):
     """Start `binary -s` on 127.0.0.1:port and wait until it listens."""
     p = c.start([binary, "-s", "-B", "127.0.0.1", "-p", str(port)] +
                 list(args), name)
-    if not wait_until(lambda: bound(port) or not p.alive(), 5):
-        c.check(False, f"{name} did not listen")
+    if not testlib.wait_listening(port, p.p, time.time() + 15):
+        c.check(False, f"{name} did not listen: {p.err()[-200:]!r}")
     return p
+
+
+def running(c, cli, port, streams=1, settle=0.5):
+    """Wait until the client's control connection and its `streams` TCP
+    streams are established (the test is starting: seen in /proc, not
+    guessed with a sleep), then `settle` seconds more, so that a signal
+    or a look at the sockets from then on meets a running test."""
+    ok = testlib.wait_connections(port, 1 + streams, cli.p, time.time() + 15)
+    c.check(ok, f"the test did not start: client {cli.err()[-200:]!r}")
+    time.sleep(settle)
+    return ok
+
+
+def listening(port):
+    """Something (not a child of ours: a daemon) listens on the port."""
+    up = testlib.listening(port)
+    return bound(port) if up is None else up
 
 
 def client(c, binary, port, *args, timeout=20, name="cli"):
@@ -227,6 +244,35 @@ def peer_sockets(pid, port):
     return out
 
 
+def pidfd_getfd_unavailable():
+    """None if pidfd_getfd() can take a duplicate of a child's descriptor
+    here, else why not (an old kernel, or a container whose seccomp
+    profile or missing CAP_SYS_PTRACE refuses it)."""
+    if not hasattr(os, "pidfd_open"):
+        return "Python without os.pidfd_open"
+    child = subprocess.Popen(["sleep", "30"], stdin=subprocess.PIPE)
+    try:
+        pfd = os.pidfd_open(child.pid)
+        try:
+            fd = _libc.syscall(SYS_PIDFD_GETFD, pfd, 0, 0)
+            if fd < 0:
+                e = ctypes.get_errno()
+                return f"pidfd_getfd() refused here: {os.strerror(e)}"
+            os.close(fd)
+        finally:
+            os.close(pfd)
+    except OSError as e:
+        return f"pidfd_open() refused here: {e.strerror}"
+    finally:
+        child.kill()
+        child.wait()
+    return None
+
+
+# What some cases need beyond the stock peer: name -> probe (None: works).
+NEEDS = {"pidfd_getfd": pidfd_getfd_unavailable, "ss": ss_unavailable}
+
+
 def ss_timers(port):
     """ss -tnoi lines of connections on `port`, with their timer field."""
     r = subprocess.run(["ss", "-tno", "state", "established"],
@@ -248,9 +294,11 @@ def kernel_keepalive_defaults():
 CASES = []
 
 
-def case(stock=False):
+def case(stock=False, needs=()):
+    """Register a case; it needs the stock peer (stock=True) and what
+    `needs` names in NEEDS (the sockets of another process)."""
     def reg(fn):
-        CASES.append((fn.__name__, fn, stock))
+        CASES.append((fn.__name__, fn, stock, needs))
         return fn
     return reg
 
@@ -411,7 +459,7 @@ def max_duration_stops_a_stopped_client(c):
         srv = server(c, OURS, port, "--server-max-duration", "2", "-1")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "2"] +
                       SLOW, "cli")
-        time.sleep(0.8)
+        running(c, cli, port, settle=0.5)
         cli.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = srv.wait(12)
@@ -523,7 +571,7 @@ def daemon_pidfile_and_logfile(c):
     c.check(ppid != launcher.pid, "daemon still a child of the launcher")
     c.check(os.readlink(f"/proc/{pid}/cwd") == os.getcwd(),
             "daemon changed directory (3.17+ keeps it)")
-    c.check(wait_until(lambda: bound(port), 5), "daemon not listening")
+    c.check(wait_until(lambda: listening(port), 15), "daemon not listening")
     rc, _, err = client(c, OURS, port, "-t", "1", *SLOW)
     c.check(rc == 0, f"client against the daemon: rc {rc} {err!r}")
     # A second server with the same live pid file is refused.
@@ -559,9 +607,14 @@ def pidfile_of_a_client_and_a_stale_file(c):
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
                    "-I", pidfile] + SLOW, "cli")
-    time.sleep(1)
-    with open(pidfile) as f:
-        c.check(f.read() == str(cli.pid), "client did not write its pid")
+
+    def pid_written():
+        try:
+            with open(pidfile) as f:
+                return f.read() == str(cli.pid)
+        except OSError:
+            return False
+    c.check(wait_until(pid_written, 10), "client did not write its pid")
     rc = cli.wait(10)
     c.check(rc == 0, f"client rc {rc} {cli.err()!r}")
     c.check(not os.path.exists(pidfile), "client left its pid file")
@@ -575,7 +628,7 @@ def rcv_timeout_server_drops_a_stopped_sender(c):
         srv = server(c, OURS, port, "-1", "-V", "--rcv-timeout", "1000")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "10"] +
                       SLOW, "cli")
-        time.sleep(1.2)
+        running(c, cli, port, settle=0.7)
         cli.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = srv.wait(10)
@@ -613,7 +666,7 @@ def rcv_timeout_client_reverse_with_a_stopped_server(c):
         srv = server(c, binary, port, "-1")
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "10",
                        "-R", "--rcv-timeout", "1000"] + SLOW, "cli")
-        time.sleep(1.2)
+        running(c, cli, port, settle=0.7)
         srv.signal(signal.SIGSTOP)
         t0 = time.time()
         rc = cli.wait(10)
@@ -647,7 +700,7 @@ def check_ctrl_sockets(c, pid, port, uto, ka, nstreams, who):
                 f"{who}: ss shows no keepalive timer for port {local}")
 
 
-@case(stock=True)
+@case(stock=True, needs=("pidfd_getfd", "ss"))
 def snd_timeout_and_cntl_ka_on_our_client(c):
     for binary in (STOCK, OURS):
         port = free_port()
@@ -655,7 +708,7 @@ def snd_timeout_and_cntl_ka_on_our_client(c):
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "3",
                        "-P", "2", "-V", "--cntl-ka=20/5/3",
                        "--snd-timeout", "3000"] + SLOW, "cli")
-        time.sleep(1.5)
+        running(c, cli, port, streams=2, settle=0.3)
         check_ctrl_sockets(c, cli.pid, port, 3000, (20, 5, 3), 2,
                            f"our client vs {os.path.basename(binary)}")
         rc = cli.wait(10)
@@ -668,7 +721,7 @@ def snd_timeout_and_cntl_ka_on_our_client(c):
                 f"-V line missing or misplaced: {out[:6]}")
 
 
-@case(stock=True)
+@case(stock=True, needs=("pidfd_getfd", "ss"))
 def snd_timeout_and_cntl_ka_on_our_server(c):
     for binary in (STOCK, OURS):
         port = free_port()
@@ -676,20 +729,20 @@ def snd_timeout_and_cntl_ka_on_our_server(c):
                      "--snd-timeout", "2500")
         cli = c.start([binary, "-c", "127.0.0.1", "-p", str(port), "-t", "3",
                        "-P", "2"] + SLOW, "cli")
-        time.sleep(1.5)
+        running(c, cli, port, streams=2, settle=0.3)
         check_ctrl_sockets(c, srv.pid, port, 2500, (30, 4, 2), 2,
                            f"our server vs {os.path.basename(binary)}")
         c.check(cli.wait(10) == 0, f"client rc {cli.err()!r}")
         c.check(srv.wait(5) == 0, "server rc")
 
 
-@case()
+@case(needs=("pidfd_getfd", "ss"))
 def cntl_ka_defaults_and_no_options(c):
     port = free_port()
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2", "-V",
                    "--cntl-ka"] + SLOW, "cli")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     dflt = kernel_keepalive_defaults()
     check_ctrl_sockets(c, cli.pid, port, 0, dflt, 1, "--cntl-ka")
     c.check(cli.wait(10) == 0, "client rc")
@@ -703,7 +756,7 @@ def cntl_ka_defaults_and_no_options(c):
     srv = server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2"] +
                   SLOW, "plain")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     check_ctrl_sockets(c, cli.pid, port, (30000, 0), (10, 5, 4), 1,
                        "client without options")
     check_ctrl_sockets(c, srv.pid, port, (30000, 0), (10, 5, 4), 1,
@@ -714,7 +767,7 @@ def cntl_ka_defaults_and_no_options(c):
     server(c, OURS, port, "-1")
     cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
                    "--snd-timeout", "0"] + SLOW, "snd0")
-    time.sleep(1)
+    running(c, cli, port, settle=0.3)
     check_ctrl_sockets(c, cli.pid, port, 0, (10, 5, 4), 1,
                        "--snd-timeout 0")
     c.check(cli.wait(10) == 0, "client rc")
@@ -731,7 +784,7 @@ def signals_stop_our_client(c):
         server(c, STOCK or OURS, port, "-1")
         cli = c.start([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "10"] +
                       SLOW, "cli")
-        time.sleep(1.6)
+        running(c, cli, port, settle=1.0)
         cli.signal(sig)
         rc = cli.wait(5)
         c.check(rc == 0, f"{text}: client rc {rc}")
@@ -752,7 +805,7 @@ def signals_stop_our_server(c):
             if busy:
                 cli = c.start([STOCK or OURS, "-c", "127.0.0.1", "-p",
                                str(port), "-t", "10"] + SLOW, "cli")
-                time.sleep(1.6)
+                running(c, cli, port, settle=1.0)
             else:
                 time.sleep(0.3)
             srv.signal(sig)
@@ -789,11 +842,20 @@ def main():
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
     TMP = tempfile.mkdtemp(prefix="server_ops.")
     todo = []
-    for name, fn, needs_stock in CASES:
+    why_not = {}
+    for name, fn, needs_stock, needs in CASES:
         if filt and filt not in name:
             continue
         if needs_stock and STOCK is None:
-            print(f"SKIP: {name} (no stock iperf3)")
+            print(f"SKIP: {name}: stock iperf3 not installed "
+                  "(apt-get install iperf3)")
+            continue
+        for need in needs:
+            if need not in why_not:
+                why_not[need] = NEEDS[need]()
+        missing = [why_not[n] for n in needs if why_not[n]]
+        if missing:
+            print(f"SKIP: {name}: " + "; ".join(missing))
             continue
         todo.append((name, fn))
     try:

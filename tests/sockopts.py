@@ -15,8 +15,11 @@ iperf3 really puts on packets, against the stock iperf3 in both roles:
   -C             the congestion algorithm in use, as JSON reports it, on
                  both ends
 
-Skips (exit 77) with a printed reason when not root or when namespaces,
-nft or the stock iperf3 are missing.  Usage: sockopts.py OURS STOCK
+Skips (exit 77) with the reason printed when the stock iperf3 is missing
+or this machine cannot give the test a namespace with nft in it (probed
+with testlib.Netns: not root, an unprivileged container without
+CAP_SYS_ADMIN / CAP_NET_ADMIN, a chroot where `ip netns exec` fails, ip
+or nft not installed).  Usage: sockopts.py OURS STOCK
 """
 
 import json
@@ -25,15 +28,23 @@ import subprocess
 import sys
 import time
 
-from testlib import record, stop, summary, wait_exit
+from testlib import Netns, NetnsUnavailable, record, stop, summary, wait_exit
 
-NS = f"iperf3compat-opts-{os.getpid()}"
+NS = None     # the testlib.Netns of this run
 PORT = 5402
 
 
+class Failed(Exception):
+    """A command in the namespace failed: a defect once the namespace
+    works (reported as FAIL, not a traceback)."""
+
+
 def sh(*cmd, check=True, **kw):
-    return subprocess.run(["ip", "netns", "exec", NS] + list(cmd),
-                          check=check, capture_output=True, text=True, **kw)
+    r = NS.run(*cmd, **kw)
+    if check and r.returncode != 0:
+        raise Failed(f"{' '.join(cmd[:4])}: exit {r.returncode}: "
+                     f"{r.stderr.strip()[:200]}")
+    return r
 
 
 def nft(rules):
@@ -54,11 +65,13 @@ def reset_counters():
 
 def pair(server, client, cargs, sargs=(), addr="127.0.0.1", timeout=30):
     """Run one test in the namespace; returns (client rc, client json)."""
-    srv = subprocess.Popen(["ip", "netns", "exec", NS, server, "-s", "-1",
-                            "-p", str(PORT)] + list(sargs),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    srv = NS.popen(server, "-s", "-1", "-p", PORT, *sargs,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        time.sleep(0.5)
+        if not NS.wait_listening(PORT, srv, time.time() + 10):
+            stop(srv)
+            err = srv.communicate()[1].decode(errors="replace")
+            return None, {"error": f"server did not listen: {err[-200:]}"}
         r = sh(client, "-c", addr, "-p", str(PORT), "-J", *cargs,
                check=False, timeout=timeout)
         wait_exit(srv, 10)  # killed below if it has not ended
@@ -177,11 +190,12 @@ def congestion_cases(ours, stock):
     got = doc.get("end", {}).get("sender_tcp_congestion")
     record("-C reno ours->stock: JSON sender_tcp_congestion is reno",
            rc == 0 and got == "reno", f"rc={rc} got={got!r}")
-    srv = subprocess.Popen(["ip", "netns", "exec", NS, ours, "-s", "-1", "-J",
-                            "-p", str(PORT)], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True)
+    srv = NS.popen(ours, "-s", "-1", "-J", "-p", PORT, stdout=subprocess.PIPE,
+                   stderr=subprocess.DEVNULL, text=True)
+    r = None
     try:
-        time.sleep(0.5)
+        if not NS.wait_listening(PORT, srv, time.time() + 10):
+            raise ValueError("server did not listen")
         r = sh(stock, "-c", "127.0.0.1", "-p", str(PORT), "-t", "1", "-C",
                "reno", check=False, timeout=30)
         out, _ = srv.communicate(timeout=10)
@@ -191,40 +205,39 @@ def congestion_cases(ours, stock):
     finally:
         stop(srv)
     record("-C reno stock->ours: our server applies it (receiver_tcp_"
-           "congestion)", r.returncode == 0 and got == "reno", f"got={got!r}")
+           "congestion)", r is not None and r.returncode == 0 and
+           got == "reno", f"got={got!r}")
+
+
+CASES = [tos_cases, flowlabel_cases, df_cases, bind_dev_cases, fq_rate_cases,
+         congestion_cases]
 
 
 def main():
+    global NS
     ours, stock = sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""
-    if os.geteuid() != 0:
-        print("SKIP: needs root to create a network namespace")
-        return 77
     if not stock or not os.path.exists(stock):
-        print("SKIP: stock iperf3 not installed")
-        return 77
-    if subprocess.run(["ip", "netns", "add", NS],
-                      capture_output=True).returncode != 0:
-        print("SKIP: cannot create a network namespace")
+        print("SKIP: stock iperf3 not installed (apt-get install iperf3)")
         return 77
     try:
-        sh("ip", "link", "set", "lo", "up")
+        NS = Netns("opts", nft=True)
+    except NetnsUnavailable as e:
+        print(f"SKIP: {e}")
+        return 77
+    try:
         try:
             nft(COUNTERS)
-        except subprocess.CalledProcessError as e:
-            print(f"SKIP: nft counters not available: {e.stderr.strip()}")
+        except Failed as e:
+            print(f"SKIP: nft counters not available: {e}")
             return 77
-        tos_cases(ours, stock)
-        flowlabel_cases(ours, stock)
-        df_cases(ours, stock)
-        bind_dev_cases(ours, stock)
-        fq_rate_cases(ours, stock)
-        congestion_cases(ours, stock)
+        for fn in CASES:
+            try:
+                fn(ours, stock)
+            except (Failed, subprocess.SubprocessError, OSError,
+                    ValueError, KeyError) as e:
+                record(fn.__name__, False, f"{type(e).__name__}: {e}")
     finally:
-        pids = subprocess.run(["ip", "netns", "pids", NS],
-                              capture_output=True, text=True).stdout.split()
-        for pid in pids:
-            subprocess.run(["kill", "-9", pid], capture_output=True)
-        subprocess.run(["ip", "netns", "del", NS], capture_output=True)
+        NS.close()
     return summary()
 
 

@@ -92,16 +92,78 @@ def bound(port, addr="127.0.0.1", reuseaddr=True):
     return False
 
 
+def listening(port, pid=None):
+    """Is a TCP socket listening on `port`?  Read from /proc/PID/net/tcp
+    and tcp6 (the network namespace of process `pid`; without one, ours):
+    no socket is bound or connected, so the probe can neither take the
+    port from a server that is about to bind it nor count as a client.
+    None when /proc cannot tell (not mounted)."""
+    base = f"/proc/{pid}/net" if pid is not None else "/proc/net"
+    seen = False
+    for name in ("tcp", "tcp6"):
+        try:
+            with open(f"{base}/{name}") as f:
+                rows = f.readlines()[1:]
+        except OSError:
+            continue
+        seen = True
+        for row in rows:
+            cols = row.split()
+            if len(cols) > 3 and cols[3] == "0A" and \
+                    int(cols[1].rsplit(":", 1)[1], 16) == port:
+                return True
+    return False if seen else None
+
+
 def wait_listening(port, proc, deadline, addr="127.0.0.1", reuseaddr=True):
     """Wait (until time.time() reaches `deadline`) for the server process
-    `proc` to own the port (see bound()): True once it does, False if it
-    exits first or the time runs out."""
+    `proc` to listen on the port: True once it does, False if it exits
+    first or the time runs out.  Seen in /proc (listening(), in the
+    network namespace of `proc`); only where /proc cannot tell, by a bind
+    probe (bound(), with `addr` and `reuseaddr`)."""
     while time.time() < deadline:
         if proc.poll() is not None:
             return False
-        if bound(port, addr, reuseaddr):
+        up = listening(port, proc.pid)
+        if up is None:
+            up = bound(port, addr, reuseaddr)
+        if up:
             return True
-        time.sleep(0.05)
+        time.sleep(0.02)
+    return False
+
+
+def connections(port, pid=None):
+    """How many TCP connections to `port` are established (counted at the
+    connecting end: remote port == port), from /proc/[PID/]net/tcp{,6}
+    like listening()."""
+    base = f"/proc/{pid}/net" if pid is not None else "/proc/net"
+    n = 0
+    for name in ("tcp", "tcp6"):
+        try:
+            with open(f"{base}/{name}") as f:
+                rows = f.readlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            cols = row.split()
+            if len(cols) > 3 and cols[3] == "01" and \
+                    int(cols[2].rsplit(":", 1)[1], 16) == port:
+                n += 1
+    return n
+
+
+def wait_connections(port, n, proc, deadline):
+    """Wait until `n` TCP connections to `port` are established (the
+    control connection and n - 1 TCP streams: the test is starting, so
+    a signal from now on hits a running test, however slow the machine).
+    False if `proc` exits first or `deadline` passes."""
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        if connections(port, proc.pid) >= n:
+            return True
+        time.sleep(0.02)
     return False
 
 
@@ -217,22 +279,194 @@ def wait_exit(p, limit):
     return rc, time.time() - t0
 
 
-def one_test(server_argv, client_argv, timeout=30):
-    """Start a server (with -1 or its own end), give it 0.4 s, run the
-    client to its end (at most `timeout` s), then collect the server (at
-    most 15 s).  Returns (client CompletedProcess, server exit status,
-    server stdout, server stderr), all text; the server is killed if it
-    is still running."""
+def argv_port(argv, default=5201):
+    """The port an iperf3 command line names (-p N, --port N, --port=N)."""
+    for i, a in enumerate(argv):
+        if a in ("-p", "--port") and i + 1 < len(argv):
+            return int(argv[i + 1])
+        if a.startswith("--port="):
+            return int(a.split("=", 1)[1])
+    return default
+
+
+def one_test(server_argv, client_argv, timeout=30, listen_timeout=10):
+    """Start a server (with -1 or its own end), wait until it listens on
+    its port (-p in server_argv, else 5201; at most `listen_timeout` s),
+    run the client to its end (at most `timeout` s), then collect the
+    server (at most 15 s).  Returns (client CompletedProcess, server exit
+    status, server stdout, server stderr), all text; the server is killed
+    if it is still running.  A server that never listens is a failure the
+    caller sees: the client is not run, and its CompletedProcess has exit
+    status None and says so on stderr."""
     srv = subprocess.Popen(server_argv, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
     try:
-        time.sleep(0.4)
+        port = argv_port(server_argv)
+        if not wait_listening(port, srv, time.time() + listen_timeout):
+            stop(srv)
+            sout, serr = srv.communicate()
+            cli = subprocess.CompletedProcess(
+                client_argv, None, "",
+                f"(not run: the server did not listen on port {port} within "
+                f"{listen_timeout} s; server exit {srv.returncode}, stderr "
+                f"{serr.strip()[-300:]!r})")
+            return cli, srv.returncode, sout, serr
         cli = subprocess.run(client_argv, capture_output=True, text=True,
                              timeout=timeout)
         sout, serr = srv.communicate(timeout=15)
     finally:
         stop(srv)
     return cli, srv.returncode, sout, serr
+
+
+# ---- what this machine allows -------------------------------------------------
+# Each probe tries the thing itself (it does not guess from the uid) and
+# returns None when it works, else the reason, for a "SKIP: ..." line.
+
+def skip(reason):
+    """Print "SKIP: reason" (a case or a whole script that cannot run
+    here, and why)."""
+    print(f"SKIP: {reason}")
+    sys.stdout.flush()
+
+
+def _first_line(text):
+    lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
+    return lines[0].strip()[:160] if lines else "no message"
+
+
+def _run(argv, **kw):
+    """subprocess.run with output captured as text and a bound; an absent
+    program or a timeout is an exit status of None with a message."""
+    try:
+        return subprocess.run(argv, capture_output=True, text=True,
+                              timeout=kw.pop("timeout", 30), **kw)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return subprocess.CompletedProcess(argv, None, "", str(e))
+
+
+class NetnsUnavailable(Exception):
+    """A private network namespace (or nft in it) cannot be set up here;
+    str() is the reason."""
+
+
+class Netns:
+    """A private network namespace with its loopback up, made with ip(8)
+    under a unique name: the probe and the real thing at once.  Raises
+    NetnsUnavailable with the reason when this machine does not allow it
+    (not root, no CAP_SYS_ADMIN / CAP_NET_ADMIN as in an unprivileged
+    container, a chroot where `ip netns exec` cannot remount /, no ip or
+    nft); the namespace is gone again then.  With nft=True, nftables must
+    work inside.  Use as a context manager, or call close()."""
+
+    def __init__(self, tag, nft=False):
+        self.name = f"iperf3compat-{tag}-{os.getpid()}-{random.randrange(1 << 20)}"
+        self.created = False
+        if shutil.which("ip") is None:
+            raise NetnsUnavailable("ip (iproute2) not installed")
+        if nft and shutil.which("nft") is None:
+            raise NetnsUnavailable("nft (nftables) not installed")
+        r = _run(["ip", "netns", "add", self.name])
+        if r.returncode != 0:
+            self.close()  # `ip netns add` may leave its file behind
+            raise NetnsUnavailable("cannot create a network namespace "
+                                   f"(ip netns add: {_first_line(r.stderr)})")
+        self.created = True
+        try:
+            r = self.run("ip", "link", "set", "lo", "up")
+            if r.returncode != 0:
+                raise NetnsUnavailable(
+                    "cannot run a program in a network namespace (ip netns "
+                    f"exec ... ip link set lo up: exit {r.returncode}, "
+                    f"{_first_line(r.stderr)})")
+            if nft:
+                r = self.run("nft", "add", "table", "inet", "probe")
+                if r.returncode != 0:
+                    raise NetnsUnavailable(
+                        f"nft does not work in a network namespace "
+                        f"({_first_line(r.stderr)})")
+                self.run("nft", "delete", "table", "inet", "probe")
+        except BaseException:
+            self.close()
+            raise
+
+    def argv(self, *cmd):
+        """cmd prefixed to run in the namespace."""
+        return ["ip", "netns", "exec", self.name] + [str(c) for c in cmd]
+
+    def run(self, *cmd, **kw):
+        """Run cmd in the namespace: a CompletedProcess (text; exit
+        status None if it could not run or timed out)."""
+        return _run(self.argv(*cmd), **kw)
+
+    def popen(self, *cmd, **kw):
+        return subprocess.Popen(self.argv(*cmd), **kw)
+
+    def inside(self, pid):
+        """Is process `pid` in this namespace yet (`ip netns exec` has
+        entered it)?"""
+        try:
+            return os.stat(f"/proc/{pid}/ns/net").st_ino == \
+                os.stat(f"/run/netns/{self.name}").st_ino
+        except OSError:
+            return False
+
+    def wait_listening(self, port, proc, deadline):
+        """wait_listening() for a server started with popen()."""
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                return False
+            if self.inside(proc.pid) and listening(port, proc.pid):
+                return True
+            time.sleep(0.02)
+        return False
+
+    def close(self):
+        """Kill what still runs in the namespace and delete it."""
+        if self.created:
+            for pid in _run(["ip", "netns", "pids", self.name]).stdout.split():
+                try:
+                    os.kill(int(pid), 9)
+                except (OSError, ValueError):
+                    pass
+        _run(["ip", "netns", "del", self.name])
+        self.created = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+
+_strace_probe = {}
+
+
+def strace_unavailable():
+    """None if strace(1) can trace a child here, else why not (not
+    installed; ptrace refused, as in a container without CAP_SYS_PTRACE
+    under a strict seccomp profile or with Yama's ptrace_scope 3)."""
+    if "why" not in _strace_probe:
+        path = shutil.which("strace")
+        if path is None:
+            why = "strace not installed (apt-get install strace)"
+        else:
+            r = _run([path, "-f", "-qq", "-o", os.devnull, "-e",
+                      "trace=getpid", "true"])
+            why = None if r.returncode == 0 else \
+                f"strace cannot trace here ({_first_line(r.stderr)})"
+        _strace_probe["why"] = why
+    return _strace_probe["why"]
+
+
+def ss_unavailable():
+    """None if ss(8) lists sockets here, else why not."""
+    if shutil.which("ss") is None:
+        return "ss (iproute2) not installed"
+    r = _run(["ss", "-tln"])
+    return None if r.returncode == 0 else \
+        f"ss does not work here ({_first_line(r.stderr)})"
 
 
 # ---- stock peers ------------------------------------------------------------

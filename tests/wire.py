@@ -23,7 +23,7 @@ import threading
 import time
 
 from testlib import (free_port, listener, record, recv_exact, send_doc, stop,
-                     summary, wait_exit)
+                     summary, wait_exit, wait_listening)
 
 TIMEOUT = 10
 
@@ -143,7 +143,10 @@ def server_reverse_case(ours):
     srv = subprocess.Popen([ours, "-s", "-1", "-p", str(port)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        time.sleep(0.4)
+        if not wait_listening(port, srv, time.time() + 15):
+            record("our server -R sends the repeating pattern when asked",
+                   False, "our server did not listen")
+            return
         c = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
         cookie = b"b" * 36 + b"\0"
         c.sendall(cookie)
