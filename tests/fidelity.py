@@ -26,13 +26,12 @@ Usage: fidelity.py OURS [STOCK312] [case-filter]
 
 import json
 import re
-import shutil
 import subprocess
 import sys
 import time
 
-from testlib import (free_port, report, stock_peers, stop, summary,
-                     wait_listening)
+from testlib import (free_port, report, skip, stock_peers, stop,
+                     strace_unavailable, summary, wait_listening)
 
 # 3.21 ends 0.000-0.01 s past -t on a quiet loopback (more when loaded);
 # a sender that slept through the end overran by up to 0.1 s.  A case
@@ -318,8 +317,9 @@ def case_ctrl(ours):
         if "TCP_USER_TIMEOUT is set to 30000 ms (default" not in v:
             probs.append("-V does not state the TCP_USER_TIMEOUT default")
         report("ctrl: -V states the control connection defaults", probs)
-        if shutil.which("strace") is None:
-            print("SKIP: ctrl stock restore: strace not installed")
+        why = strace_unavailable()
+        if why:
+            skip(f"ctrl stock restore: {why}")
             return
         dflt = traced_ctrl_options(ours, port, [])
         stock = traced_ctrl_options(ours, port,
@@ -352,7 +352,7 @@ def main():
     if ref:
         cases.append(("equal", lambda: case_equal(ours, ("3.21", ref))))
     else:
-        print("SKIP: bufs and reorder against 3.21: no 3.21 peer")
+        skip("bufs and reorder against 3.21: no 3.21 peer")
     for name, fn in cases:
         if not filt or filt == name:
             fn()
