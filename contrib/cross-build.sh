@@ -1,23 +1,35 @@
 #!/bin/sh
 # Cross-build iperf3-compat for another architecture on Debian/Ubuntu.
 #
-#   contrib/cross-build.sh <host-triplet> [--static] [--deps-only] [configure args...]
+#   contrib/cross-build.sh <host-triplet> [--static] [--check] [--deps-only] [configure args...]
 #
 # Examples:
 #   contrib/cross-build.sh arm-linux-gnueabihf
-#   contrib/cross-build.sh aarch64-linux-gnu --static
+#   contrib/cross-build.sh mips-linux-gnu --static --check
+#   contrib/cross-build.sh x86_64-linux-musl --static     # musl-gcc
 #
-# Installs what is missing (root or sudo): the cross compiler and the
-# target's cJSON (Debian multiarch), then builds with the usual embedded
-# recipe:  --host=<triplet> --enable-shared=no --disable-profiling
-# --without-openssl.  With --static the program is linked fully static
-# (--enable-static-bin); Debian ships no static cJSON, so one is built for
-# the target from Debian's own cjson source package into a scratch
-# prefix (_cross/<triplet>/deps).  The build tree is _cross/<triplet>/build.
+# Installs what is missing (root or sudo): the cross compiler (or, for a
+# *-linux-musl triplet, Debian's musl-tools and its musl-gcc) and the
+# target's cJSON, then builds with the usual embedded recipe:
+# --host=<triplet> --enable-shared=no --disable-profiling --without-openssl,
+# plus --enable-small (-Os, --gc-sections; a later --disable-small undoes
+# it).  The build tree is _cross/<triplet>/build.
+#
+# --static   link the program fully static (--enable-static-bin); the tree
+#            is _cross/<triplet>/build-static.
+# --check    also provide the Check library, so that `make check` builds
+#            the unit suites for the target.
+#
+# cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
+# where the mirror publishes the architecture.  Debian ships no static
+# cJSON, and has no packages at all for some targets (mips and riscv64 on
+# bookworm) or for musl: there they are built for the target from Debian's
+# own cjson and check source packages into a scratch prefix,
+# _cross/<triplet>/deps.  Nothing is vendored into the tree.
 set -eu
 
 usage() {
-	echo "usage: $0 <host-triplet> [--static] [--deps-only] [configure args...]" >&2
+	echo "usage: $0 <host-triplet> [--static] [--check] [--deps-only] [configure args...]" >&2
 	exit 2
 }
 
@@ -25,23 +37,29 @@ usage() {
 triplet=$1
 shift
 static=0
+check=0
 deps_only=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--static) static=1 ;;
+	--check) check=1 ;;
 	--deps-only) deps_only=1 ;;
 	*) break ;;
 	esac
 	shift
 done
 
+musl=0
 case "$triplet" in
+*-linux-musl*) musl=1 arch=musl ;;
 arm-linux-gnueabihf) arch=armhf ;;
 arm-linux-gnueabi) arch=armel ;;
 aarch64-linux-gnu) arch=arm64 ;;
 s390x-linux-gnu) arch=s390x ;;
 powerpc64le-linux-gnu) arch=ppc64el ;;
 riscv64-linux-gnu) arch=riscv64 ;;
+mips-linux-gnu) arch=mips ;;
+mipsel-linux-gnu) arch=mipsel ;;
 mips64el-linux-gnuabi64) arch=mips64el ;;
 *)
 	arch=$(dpkg-architecture -t "$triplet" -qDEB_HOST_ARCH 2>/dev/null) ||
@@ -49,8 +67,20 @@ mips64el-linux-gnuabi64) arch=mips64el ;;
 	;;
 esac
 
+if [ $musl -eq 1 ]; then
+	# musl-gcc wraps the build machine's gcc: musl for this machine only.
+	case "$triplet" in
+	"$(uname -m)"-*) ;;
+	*) echo "$0: musl-gcc builds for $(uname -m) only, not $triplet" >&2; exit 2 ;;
+	esac
+	CC=musl-gcc AR=ar STRIP=strip
+else
+	CC=$triplet-gcc AR=$triplet-ar STRIP=$triplet-strip
+fi
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 work="$top/_cross/$triplet"
+deps="$work/deps"
 mkdir -p "$work"
 
 if [ "$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi
@@ -87,14 +117,37 @@ missing() {
 	done
 }
 
+# Does the configured Debian mirror publish packages for $arch?  (Its
+# Release files list the architectures; adding one it lacks would break
+# every later apt-get update on this machine.)
+mirror_has_arch() {
+	set -- /var/lib/apt/lists/*Release
+	[ -e "$1" ] || apt_update
+	cat /var/lib/apt/lists/*Release 2>/dev/null |
+		sed -n 's/^Architectures://p' | grep -qw -- "$arch"
+}
+
+multiarch=0
+[ $musl -eq 0 ] && mirror_has_arch && multiarch=1
+# cJSON (and Check) built from Debian's source packages: for a static
+# program (Debian ships no libcjson.a), and where there are no packages.
+from_source=0
+[ $static -eq 1 ] || [ $multiarch -eq 0 ] && from_source=1
+
 install_deps() {
-	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-		$SUDO dpkg --add-architecture "$arch"
-		need_update=1
+	if [ $musl -eq 1 ]; then
+		pkgs="musl-tools linux-libc-dev"
+	else
+		pkgs="gcc-$triplet libc6-dev-$arch-cross"
 	fi
-	pkgs="gcc-$triplet libc6-dev-$arch-cross libcjson-dev:$arch"
-	if [ $static -eq 1 ]; then
-		pkgs="$pkgs check:$arch libsubunit-dev:$arch dpkg-dev"
+	[ $from_source -eq 1 ] && pkgs="$pkgs dpkg-dev"
+	if [ $multiarch -eq 1 ]; then
+		if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+			$SUDO dpkg --add-architecture "$arch"
+			need_update=1
+		fi
+		pkgs="$pkgs libcjson-dev:$arch"
+		[ $check -eq 1 ] && pkgs="$pkgs check:$arch libsubunit-dev:$arch"
 	fi
 	# shellcheck disable=SC2086
 	todo=$(missing $pkgs)
@@ -118,20 +171,28 @@ enable_deb_src() {
 	apt_update
 }
 
-# A static cJSON for the target, from Debian's cjson source package.
-build_static_cjson() {
-	deps="$work/deps"
-	[ -f "$deps/lib/libcjson.a" ] && return 0
+# get_source PACKAGE: unpack Debian's source package into _cross/<triplet>/.
+get_source() {
 	enable_deb_src
-	rm -rf "$work/cjson-src"
-	mkdir -p "$work/cjson-src" "$deps/lib/pkgconfig" "$deps/include/cjson"
-	(cd "$work/cjson-src" && apt-get source -q cjson >/dev/null)
+	rm -rf "$work/$1-src"
+	mkdir -p "$work/$1-src"
+	(cd "$work/$1-src" && apt-get source -q "$1" >/dev/null 2>&1)
+}
+
+# A static cJSON for the target, from Debian's cjson source package.  One
+# section per function, so that a program linked with --gc-sections keeps
+# only the cJSON functions it calls.
+build_static_cjson() {
+	[ -f "$deps/lib/libcjson.a" ] && return 0
+	get_source cjson
+	mkdir -p "$deps/lib/pkgconfig" "$deps/include/cjson"
 	dir=$(find "$work/cjson-src" -maxdepth 2 -name cJSON.c -printf '%h\n' | head -1)
 	[ -n "$dir" ] || { echo "$0: no cJSON.c in the cjson source" >&2; exit 1; }
 	version=$(sed -n 's/^#define CJSON_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' \
 	    "$dir/cJSON.h" | paste -sd. -)
-	"$triplet-gcc" -O2 -fPIC -c "$dir/cJSON.c" -o "$work/cJSON.o"
-	"$triplet-ar" rcs "$deps/lib/libcjson.a" "$work/cJSON.o"
+	$CC -Os -fPIC -ffunction-sections -fdata-sections -c "$dir/cJSON.c" \
+	    -o "$work/cJSON.o"
+	$AR rcs "$deps/lib/libcjson.a" "$work/cJSON.o"
 	cp "$dir/cJSON.h" "$deps/include/cjson/"
 	cat > "$deps/lib/pkgconfig/libcjson.pc" <<EOF
 prefix=$deps
@@ -141,12 +202,50 @@ Name: libcjson
 Description: cJSON built for $triplet (static)
 Version: $version
 Libs: -L\${libdir} -lcjson
-Cflags: -I\${includedir}/cjson
+Cflags: -I\${includedir} -I\${includedir}/cjson
 EOF
 }
 
+# A static Check for the target (unit suites), from Debian's check source
+# package, without subunit.
+build_static_check() {
+	[ -f "$deps/lib/libcheck.a" ] && return 0
+	get_source check
+	dir=$(find "$work/check-src" -mindepth 1 -maxdepth 1 -type d -name 'check-*' | head -1)
+	[ -n "$dir" ] || { echo "$0: no check source tree" >&2; exit 1; }
+	mkdir -p "$dir/_build"
+	(cd "$dir/_build" &&
+		../configure --quiet --host="$triplet" CC="$CC" --prefix="$deps" \
+		    --disable-shared --enable-static --enable-subunit=no \
+		    --disable-build-docs >/dev/null &&
+		make -s -C lib >/dev/null && make -s -C src install >/dev/null &&
+		make -s install-includeHEADERS install-pcdataDATA >/dev/null)
+	# Debian's check.pc names the PIC archive it ships (libcheck_pic.a).
+	sed -i 's/-lcheck_pic/-lcheck/' "$deps/lib/pkgconfig/check.pc"
+}
+
+# musl-gcc sees only musl's headers: give it the kernel's (linux/tcp.h for
+# TCP_INFO, linux/in6.h for flow labels), as musl toolchains install them.
+musl_kernel_headers() {
+	kh="$deps/kernel-headers"
+	mkdir -p "$kh"
+	for d in linux asm-generic; do
+		ln -sfn "/usr/include/$d" "$kh/$d"
+	done
+	ln -sfn "/usr/include/$(uname -m)-linux-gnu/asm" "$kh/asm"
+}
+
 install_deps
-[ $static -eq 1 ] && build_static_cjson
+# Libraries built by an older version of this script are built again.
+deps_recipe=2
+if [ "$(cat "$deps/recipe" 2>/dev/null)" != $deps_recipe ]; then
+	rm -rf "$deps"
+	mkdir -p "$deps"
+	echo $deps_recipe >"$deps/recipe"
+fi
+[ $from_source -eq 1 ] && build_static_cjson
+[ $check -eq 1 ] && [ $multiarch -eq 0 ] && build_static_check
+[ $musl -eq 1 ] && musl_kernel_headers
 [ $deps_only -eq 1 ] && exit 0
 
 [ -x "$top/configure" ] || (cd "$top" && ./bootstrap.sh)
@@ -155,15 +254,18 @@ build="$work/build"
 rm -rf "$build"
 mkdir -p "$build"
 cd "$build"
-set -- --host="$triplet" --enable-shared=no --disable-profiling \
-    --without-openssl "$@"
-if [ $static -eq 1 ]; then
-	PKG_CONFIG_LIBDIR="$work/deps/lib/pkgconfig:/usr/lib/$triplet/pkgconfig:/usr/share/pkgconfig"
+set -- --host="$triplet" CC="$CC" --enable-shared=no --disable-profiling \
+    --without-openssl --enable-small "$@"
+if [ $from_source -eq 1 ]; then
+	PKG_CONFIG_LIBDIR="$deps/lib/pkgconfig"
+	[ $multiarch -eq 1 ] &&
+		PKG_CONFIG_LIBDIR="$PKG_CONFIG_LIBDIR:/usr/lib/$triplet/pkgconfig:/usr/share/pkgconfig"
 	export PKG_CONFIG_LIBDIR
-	set -- "$@" --enable-static-bin
 fi
+[ $musl -eq 1 ] && set -- "$@" CPPFLAGS="-isystem $deps/kernel-headers"
+[ $static -eq 1 ] && set -- "$@" --enable-static-bin
 "$top/configure" --quiet "$@"
 make -s -j"$(nproc 2>/dev/null || echo 2)"
-"$triplet-strip" -o "$build/iperf3.stripped" src/iperf3
+$STRIP -o "$build/iperf3.stripped" src/iperf3
 echo "$triplet: $(wc -c < "$build/iperf3.stripped") bytes stripped" \
     "($(file -b src/iperf3 | cut -d, -f1-2))"
