@@ -34,7 +34,7 @@ job_asan() {
 	# an error in one of our programs fails the script that ran it.
 	ASAN_OPTIONS=detect_leaks=1:detect_stack_use_after_return=1 \
 	UBSAN_OPTIONS=print_stacktrace=1 \
-	IPERF3_SANITIZED=1 \
+	IPERF3_SANITIZED=1 IPERF3_PEERS=newest \
 	    make -s -j"$jobs" check-sanitize >>"$log" 2>&1
 	status=$?
 	summarize "$top/_asan" ASan >>"$log"
