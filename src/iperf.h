@@ -33,10 +33,13 @@ struct session_ops;
 struct pending_conn;
 struct affinity_saved;
 struct auth_key;
+struct server_multi;
+struct multi_run;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
 #define IPERF_MAX_STREAMS 128
+#define IPERF_MAX_TESTS 64 /* --max-tests */
 #define IPERF_MAX_BLOCKSIZE (1024 * 1024)
 #define IPERF_MAX_UDP_BLOCKSIZE 65507
 #define IPERF_MIN_UDP_BLOCKSIZE 16
@@ -169,6 +172,8 @@ struct iperf_local {
 	double bitrate_limit_interval;
 	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
 	int no_cntl_ka; /* --no-cntl-ka: no keepalive at all (stock default) */
+	int max_tests;  /* server: tests at once (--max-tests), 0/1 = stock */
+	int max_tests_per_ip; /* server: of those, per client address, 0 = any */
 	char *diskfile_name;
 	char *tmp_template;   /* -Z buffer file (mkstemp template), or NULL */
 	int bitrate_limit_samples; /* samples per averaging interval, 0 auto */
@@ -337,6 +342,19 @@ struct iperf_test {
 	iperf_json_cb *json_callback;
 
 	pthread_mutex_t print_lock; /* serialises reporter output */
+	pthread_mutex_t *out_lock;  /* the lock output takes: print_lock, or
+				     * a --max-tests server's, shared by its
+				     * tests */
+
+	/* --max-tests server (server_multi.c).  The server object: `multi`;
+	 * each of its tests: `mrun` (its slot, inbox of data connections),
+	 * `tag` (its number, the [T<n>] of its output lines), and `opt`
+	 * borrowed from the server object (not freed with the test). */
+	struct server_multi *multi;
+	struct multi_run *mrun;
+	int tag;
+	int opt_borrowed;
+	int refused; /* --max-tests: answered busy, nothing to report */
 
 	/*
 	 * Reporter additions (report_*.c).  The core may fill these; the

@@ -56,6 +56,8 @@ char *iperf_get_test_congestion_control(struct iperf_test *t) { return t->settin
 int iperf_get_test_mss(struct iperf_test *t) { return t->settings.mss; }
 int iperf_get_mapped_v4(struct iperf_test *t) { return t->mapped_v4; }
 int iperf_get_test_idle_timeout(struct iperf_test *t) { return t->opt.idle_timeout_s; }
+int iperf_get_test_max_tests(struct iperf_test *t) { return t->opt.max_tests > 1 ? t->opt.max_tests : 1; }
+int iperf_get_test_max_tests_per_ip(struct iperf_test *t) { return t->opt.max_tests_per_ip; }
 int iperf_get_test_rcv_timeout(struct iperf_test *t) { return t->opt.rcv_timeout_ms; }
 uint64_t iperf_get_test_bitrate_limit(struct iperf_test *t) { return t->opt.bitrate_limit; }
 double iperf_get_test_bitrate_limit_interval(struct iperf_test *t) { return t->opt.bitrate_limit_interval; }

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_multi.h"
 #include "stream.h"
 #include "test.h"
 #include "util.h"
@@ -64,6 +65,7 @@ iperf_new_test(void)
 		error_publish(IENEWTEST);
 		return NULL;
 	}
+	test->out_lock = &test->print_lock;
 	test->outfile = stdout;
 	test->ctrl_sck = -1;
 	test->listener = -1;
@@ -219,7 +221,6 @@ iperf_free_test(struct iperf_test *test)
 	s = &test->settings;
 	release_runtime(test);
 	affinity_restore(test);
-	options_free(test);
 	server_close_listener(test);
 	test_close_wake(test);
 	evloop_free(test->loop);
@@ -229,14 +230,18 @@ iperf_free_test(struct iperf_test *test)
 	free(s->congestion);
 	free(s->authtoken);
 	free(s->client_version);
-	free(test->opt.server_hostname);
-	free(test->opt.bind_address);
-	free(test->opt.bind_dev);
-	free(test->opt.pidfile);
-	free(test->opt.logfile);
-	free(test->opt.timestamp_format);
-	free(test->opt.diskfile_name);
-	free(test->opt.tmp_template);
+	/* A --max-tests server's test borrows the server's options. */
+	if (!test->opt_borrowed) {
+		options_free(test);
+		free(test->opt.server_hostname);
+		free(test->opt.bind_address);
+		free(test->opt.bind_dev);
+		free(test->opt.pidfile);
+		free(test->opt.logfile);
+		free(test->opt.timestamp_format);
+		free(test->opt.diskfile_name);
+		free(test->opt.tmp_template);
+	}
 	if (test->own_outfile && test->outfile != NULL)
 		fclose(test->outfile);
 	pthread_mutex_destroy(&test->limit_lock);
@@ -314,7 +319,8 @@ iperf_run_client(struct iperf_test *test)
 int
 iperf_run_server(struct iperf_test *test)
 {
-	int rc = server_run(test);
+	int rc = test->opt.max_tests > 1 ? server_multi_run(test) :
+					   server_run(test);
 
 	if (rc < 0)
 		(void)test_api_fail(test);

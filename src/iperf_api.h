@@ -248,6 +248,8 @@ char *iperf_get_test_congestion_control(struct iperf_test *test);
 int iperf_get_test_mss(struct iperf_test *test);
 int iperf_get_mapped_v4(struct iperf_test *test);
 int iperf_get_test_idle_timeout(struct iperf_test *test);
+int iperf_get_test_max_tests(struct iperf_test *test);        /* extension */
+int iperf_get_test_max_tests_per_ip(struct iperf_test *test); /* extension */
 /* --rcv-timeout in milliseconds. */
 int iperf_get_test_rcv_timeout(struct iperf_test *test);
 /* --server-bitrate-limit: bits/s, averaging interval in seconds, and the
@@ -304,6 +306,12 @@ void iperf_set_test_mss(struct iperf_test *test, int mss);
 void iperf_set_mapped_v4(struct iperf_test *test, const int val);
 void iperf_set_test_connect_timeout(struct iperf_test *test, int ct);
 void iperf_set_test_idle_timeout(struct iperf_test *test, int seconds);
+/* Extension: tests iperf_run_server() runs at once (--max-tests; 1, the
+ * default, is stock behaviour) and of those at most per_ip from one client
+ * address (--max-tests-per-ip; 0 = no limit).  -1 with IEMAXTESTS when out
+ * of 1..64. */
+int iperf_set_test_max_tests(struct iperf_test *test, int n);
+int iperf_set_test_max_tests_per_ip(struct iperf_test *test, int per_ip);
 void iperf_set_test_rcv_timeout(struct iperf_test *test, int ms);
 void iperf_set_test_bitrate_limit_maximum(struct iperf_test *test, uint64_t bps);
 void iperf_set_test_bitrate_limit_interval(struct iperf_test *test, double seconds);
@@ -544,7 +552,9 @@ enum {
 	IENEWTIMER = 300,
 	IEUPDATETIMER = 301,
 	/* extension: a stage function called in the wrong role or state */
-	IEBADSTAGE = 400
+	IEBADSTAGE = 400,
+	/* extension: --max-tests / --max-tests-per-ip out of range */
+	IEMAXTESTS = 401
 };
 
 #ifdef __cplusplus

@@ -152,6 +152,7 @@ static const struct error_text error_texts[] = {
 	{ IENEWTIMER, SFX_ALWAYS, "unable to create new timer" },
 	{ IEUPDATETIMER, SFX_ALWAYS, "unable to update timer" },
 	{ IEBADSTAGE, SFX_NONE, "stage function called in the wrong role or state of the test" },
+	{ IEMAXTESTS, SFX_NONE, "the number of concurrent tests must be between 1 and 64" },
 };
 
 static const struct error_text *

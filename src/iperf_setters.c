@@ -200,3 +200,26 @@ iperf_set_test_json_callback(struct iperf_test *t,
 {
 	t->json_callback = cb;
 }
+
+/* --max-tests / --max-tests-per-ip (extensions; see iperf_api.h). */
+int
+iperf_set_test_max_tests(struct iperf_test *t, int n)
+{
+	if (n < 1 || n > IPERF_MAX_TESTS) {
+		(void)iperf_fail(t, IEMAXTESTS, 0);
+		return test_api_fail(t);
+	}
+	t->opt.max_tests = n;
+	return 0;
+}
+
+int
+iperf_set_test_max_tests_per_ip(struct iperf_test *t, int per_ip)
+{
+	if (per_ip < 0 || per_ip > IPERF_MAX_TESTS) {
+		(void)iperf_fail(t, IEMAXTESTS, 0);
+		return test_api_fail(t);
+	}
+	t->opt.max_tests_per_ip = per_ip;
+	return 0;
+}

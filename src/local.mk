@@ -42,6 +42,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/client.c %reldir%/client.h \
 	%reldir%/server.c %reldir%/server.h \
 	%reldir%/server_accept.c %reldir%/server_accept.h \
+	%reldir%/server_multi.c %reldir%/server_multi.h \
 	%reldir%/server_limits.c %reldir%/server_limits.h \
 	%reldir%/ratewin.c %reldir%/ratewin.h \
 	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \

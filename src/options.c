@@ -151,6 +151,10 @@ const struct opt_row options_table[] = {
 	    B, 1, opt_apply_cntl_ka },
 	{ "no-cntl-ka", L(OPT_ID_NO_CNTL_KA), NO, OPT_HAVE_KEEPALIVE,
 	    OPT_ID_NO_CNTL_KA, B, 1, opt_apply_no_cntl_ka },
+	{ "max-tests", L(OPT_ID_MAX_TESTS), REQ, 1, OPT_ID_MAX_TESTS, S, 1,
+	    opt_apply_max_tests },
+	{ "max-tests-per-ip", L(OPT_ID_MAX_TESTS_PER_IP), REQ, 1,
+	    OPT_ID_MAX_TESTS_PER_IP, S, 1, opt_apply_max_tests_per_ip },
 	/* Deprecated no-op (fq-rate stays 0): nothing left to implement. */
 	{ "no-fq-socket-pacing", L(OPT_ID_NO_FQ_SOCKET_PACING), NO, 1,
 	    OPT_ID_NO_FQ_SOCKET_PACING, C, 1, opt_apply_no_fq_socket_pacing },

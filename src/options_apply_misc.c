@@ -291,6 +291,31 @@ opt_apply_no_cntl_ka(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+/* --max-tests N (ours): tests a server runs at once, 1 (stock) to
+ * IPERF_MAX_TESTS. */
+int
+opt_apply_max_tests(struct iperf_test *test, const char *arg)
+{
+	int v = parse_atoi(arg);
+
+	if (v < 1 || v > IPERF_MAX_TESTS)
+		return iperf_fail(test, IEMAXTESTS, 0);
+	test->opt.max_tests = v;
+	return 0;
+}
+
+/* --max-tests-per-ip M (ours): of those, at most M from one address. */
+int
+opt_apply_max_tests_per_ip(struct iperf_test *test, const char *arg)
+{
+	int v = parse_atoi(arg);
+
+	if (v < 1 || v > IPERF_MAX_TESTS)
+		return iperf_fail(test, IEMAXTESTS, 0);
+	test->opt.max_tests_per_ip = v;
+	return 0;
+}
+
 int
 opt_apply_idle_timeout(struct iperf_test *test, const char *arg)
 {

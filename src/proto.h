@@ -31,6 +31,11 @@ struct iperf_proto_ops {
 	 * -1 (error recorded on the test).  *ready = 0 if the socket still has
 	 * to pass the cookie check (PROTO_F_COOKIE). */
 	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
+	/* Server: a data connection someone else accepted (the dispatcher
+	 * of a --max-tests server, on the shared listener): apply the data
+	 * options accept() would have.  0, or -1 (error on the test; fd left
+	 * open).  NULL: the transport has its own listener per test. */
+	int (*adopt)(struct iperf_test *test, int fd);
 	/* Server: all streams are in; close/restore listeners. */
 	void (*listen_done)(struct iperf_test *test);
 	/* Client: open data connection `index` (0-based creation order),

@@ -128,6 +128,15 @@ tcp_listen_done(struct iperf_test *test)
 }
 
 static int
+tcp_accepted_opts(struct iperf_test *test, int fd, int family)
+{
+	return proto_def_sockopts(test, fd, family) == -1 ||
+		    tcp_set_user_timeout(test, fd) == -1 ||
+		    proto_def_check_window(test, fd) == -1 ?
+	    -1 : 0;
+}
+
+static int
 tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
 {
 	int family, fd;
@@ -136,13 +145,25 @@ tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	fd = proto_def_accept(test, listen_fd, &family);
 	if (fd == -1)
 		return -1;
-	if (proto_def_sockopts(test, fd, family) == -1 ||
-	    tcp_set_user_timeout(test, fd) == -1 ||
-	    proto_def_check_window(test, fd) == -1) {
+	if (tcp_accepted_opts(test, fd, family) == -1) {
 		close(fd);
 		return -1;
 	}
 	return fd;
+}
+
+/* The shared listener of a --max-tests server cannot carry one test's -w
+ * or -M before the SYN; they are applied here, after the handshake. */
+static int
+tcp_adopt(struct iperf_test *test, int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1 ||
+	    net_set_nonblocking(fd, 0) == -1)
+		return iperf_fail(test, IESTREAMACCEPT, errno);
+	return tcp_accepted_opts(test, fd, ss.ss_family);
 }
 
 static int
@@ -196,6 +217,7 @@ const struct iperf_proto_ops proto_tcp = {
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
 	.listen = tcp_listen,
 	.accept = tcp_accept,
+	.adopt = tcp_adopt,
 	.listen_done = tcp_listen_done,
 	.connect = tcp_connect,
 	.send = tcp_send,

@@ -69,16 +69,46 @@ capture_server_output(struct iperf_test *test, const char *text, size_t len)
 	test->server_outbuf[test->server_outlen] = '\0';
 }
 
+/*
+ * A --max-tests server's tests start each line with their tag, "[T<n>] ",
+ * after the timestamp (so both a time-sorted and a per-test grep work).
+ * The captured copy (--get-server-output) has no tag: the client sees
+ * what a stock server would send it.
+ */
+void
+report_write_tagged(struct iperf_test *test, const char *text, size_t len,
+    size_t tslen)
+{
+	if (test->tag <= 0) {
+		(void)fwrite(text, 1, len, test->outfile);
+		return;
+	}
+	if (tslen > len)
+		tslen = len;
+	while (len > 0) {
+		const char *nl = memchr(text + tslen, '\n', len - tslen);
+		size_t part = nl != NULL ? (size_t)(nl - text) + 1 : len;
+
+		(void)fwrite(text, 1, tslen, test->outfile);
+		(void)fprintf(test->outfile, "[T%d] ", test->tag);
+		(void)fwrite(text + tslen, 1, part - tslen, test->outfile);
+		text += part;
+		len -= part;
+		tslen = 0;
+	}
+}
+
 int
 iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
 {
 	char line[REPORT_LINE_MAX];
 	char ts[128];
-	size_t n = 0;
+	size_t n = 0, tslen;
 	int body;
 
 	report_timestamp(test, ts, sizeof(ts));
 	n = (size_t)snprintf(line, sizeof(line), "%s", ts);
+	tslen = n < sizeof(line) ? n : sizeof(line) - 1;
 	if (test->opt.role == 'c' && test->settings.title != NULL &&
 	    n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s:  ",
@@ -91,11 +121,11 @@ iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
 	n += (size_t)body;
 	if (n >= sizeof(line))
 		n = sizeof(line) - 1;
-	pthread_mutex_lock(&test->print_lock);
+	pthread_mutex_lock(test->out_lock);
 	capture_server_output(test, line, n);
 	if (test->outfile != NULL)
-		(void)fwrite(line, 1, n, test->outfile);
-	pthread_mutex_unlock(&test->print_lock);
+		report_write_tagged(test, line, n, tslen);
+	pthread_mutex_unlock(test->out_lock);
 	return (int)n;
 }
 

@@ -75,6 +75,10 @@ void report_stderr(struct iperf_test *test, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The --timestamps prefix for now ("" when off). */
 void report_timestamp(const struct iperf_test *test, char *buf, size_t len);
+/* Write text (its first tslen bytes a timestamp) to the output, each line
+ * with the test's [T<n>] tag when it has one (--max-tests servers). */
+void report_write_tagged(struct iperf_test *test, const char *text,
+    size_t len, size_t tslen);
 /* Flush the output file (--forceflush, logfile). */
 void report_flush(struct iperf_test *test);
 

@@ -30,10 +30,10 @@ emit_text(struct iperf_test *test, char *text)
 	}
 	if (test->outfile == NULL)
 		return;
-	pthread_mutex_lock(&test->print_lock);
+	pthread_mutex_lock(test->out_lock);
 	(void)fprintf(test->outfile, "%s\n", text);
 	(void)fflush(test->outfile);
-	pthread_mutex_unlock(&test->print_lock);
+	pthread_mutex_unlock(test->out_lock);
 }
 
 /* --json-stream: {"event":name,"data":data} on one line; data not owned. */
@@ -45,7 +45,10 @@ emit_event(struct iperf_test *test, const char *name, cJSON *data)
 
 	if (ev == NULL)
 		return;
+	/* A --max-tests server's events name their test ("test": n). */
 	if (cJSON_AddStringToObject(ev, "event", name) != NULL &&
+	    (test->tag <= 0 ||
+		cJSON_AddNumberToObject(ev, "test", test->tag) != NULL) &&
 	    cJSON_AddItemReferenceToObject(ev, "data", data)) {
 		line = cJSON_PrintUnformatted(ev);
 		if (line != NULL) {
@@ -79,12 +82,16 @@ add_str(cJSON *o, const char *key, const char *v)
 /* start.implementation (ours; stock has no such key): which program made
  * the document, since "version" says "iperf 3.21" as stock does. */
 static void
-add_implementation(cJSON *start)
+add_implementation(cJSON *start, const struct iperf_test *test)
 {
 	cJSON *o = add_object(start, "implementation");
 
 	add_str(o, "name", PACKAGE_NAME);
 	add_str(o, "version", PACKAGE_VERSION);
+	/* A --max-tests server's document says which of its tests it is
+	 * (the n of its [T<n>] text lines). */
+	if (o != NULL && test->tag > 0)
+		(void)cJSON_AddNumberToObject(o, "server_test", test->tag);
 }
 
 static void
@@ -101,7 +108,7 @@ json_begin(struct iperf_test *test)
 	get_system_info(info, sizeof(info));
 	add_str(test->json_start, "version", REPORT_VERSION_TEXT);
 	add_str(test->json_start, "system_info", info);
-	add_implementation(test->json_start);
+	add_implementation(test->json_start, test);
 	test->json_intervals = test->json_top != NULL ?
 	    cJSON_AddArrayToObject(test->json_top, "intervals") : NULL;
 	test->json_end = add_object(test->json_top, "end");

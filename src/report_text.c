@@ -34,8 +34,14 @@ text_error(struct iperf_test *test, const char *msg)
 
 	report_timestamp(test, ts, sizeof(ts));
 	(void)fflush(stdout);
-	(void)fprintf(test->opt.logfile != NULL && test->outfile != NULL ?
-		test->outfile : stderr, "%siperf3: %s\n", ts, msg);
+	if (test->tag > 0) /* --max-tests: which test it was */
+		(void)fprintf(test->opt.logfile != NULL &&
+			test->outfile != NULL ? test->outfile : stderr,
+		    "%s[T%d] iperf3: %s\n", ts, test->tag, msg);
+	else
+		(void)fprintf(test->opt.logfile != NULL &&
+			test->outfile != NULL ? test->outfile : stderr,
+		    "%siperf3: %s\n", ts, msg);
 }
 
 /* -V: version, then uname after an empty print (it gets the prefix twice). */

@@ -25,6 +25,7 @@
 #include "server.h"
 #include "server_accept.h"
 #include "server_limits.h"
+#include "server_multi.h"
 #include "session.h"
 #include "stats.h"
 #include "stream.h"
@@ -63,7 +64,12 @@ server_check_policy(struct iperf_test *test)
 static int
 server_open_data_listener(struct iperf_test *test)
 {
-	int fd = test->proto->listen(test);
+	int fd;
+
+	/* A --max-tests server's TCP streams come through its dispatcher. */
+	if (test->mrun != NULL && test->proto->adopt != NULL)
+		return server_multi_data_listener(test);
+	fd = test->proto->listen(test);
 
 	if (fd == -1)
 		return -1;
@@ -78,6 +84,21 @@ server_open_data_listener(struct iperf_test *test)
 	} else {
 		server_watch_listener(test);
 	}
+	return 0;
+}
+
+/*
+ * A --max-tests server has no slot for this test: the client gets the
+ * stock busy answer (ACCESS_DENIED, "the server is busy running a test")
+ * and the test ends without a report.
+ */
+static int
+server_refuse(struct iperf_test *test)
+{
+	(void)ctrl_send_state(test->ctrl_sck, ACCESS_DENIED);
+	test->state = ACCESS_DENIED;
+	test->refused = 1;
+	server_end(test);
 	return 0;
 }
 
@@ -100,6 +121,13 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (server_check_policy(test) == -1 ||
 	    server_limits_check_params(test) == -1)
 		return -1;
+	/* A --max-tests server: a slot, then (UDP, SCTP) the turn to set up
+	 * streams on the shared port. */
+	if (test->mrun != NULL) {
+		rc = server_multi_admit(test);
+		if (rc != 0)
+			return rc == 1 ? server_refuse(test) : -1;
+	}
 	/* -A n,m on the client: this test runs on CPU m. */
 	if (test->settings.server_affinity >= 0 &&
 	    affinity_pin(test, test->settings.server_affinity) == -1)
@@ -143,6 +171,8 @@ server_streams_ready(struct iperf_test *test)
 	}
 	if (test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
+	if (test->mrun != NULL)
+		server_multi_setup_done(test);
 	server_watch_listener(test);
 	if (session_start_measuring(test) == -1 || session_open_wake(test) == -1)
 		return -1;
@@ -367,6 +397,7 @@ static const struct session_ops server_ops = {
 	.on_interrupt = server_interrupt,
 	.on_check = server_check,
 	.on_tick = NULL,
+	.on_wake = server_multi_take_inbox,
 };
 
 const struct session_ops *
@@ -394,10 +425,17 @@ server_end(struct iperf_test *test)
 	}
 	if (test->listener_tuned && test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
-	session_close_wake(test);
+	/* A --max-tests test keeps its wake-up fd until it is freed: the
+	 * dispatcher may still write it. */
+	if (test->mrun != NULL)
+		server_multi_setup_done(test);
+	else
+		session_close_wake(test);
 	affinity_restore(test);
 	test->capture_output = 0;
 	test->done = 1;
+	if (test->refused)
+		return;
 	if (test->on_test_finish != NULL)
 		test->on_test_finish(test);
 	if (test->json_top != NULL || !test->opt.json_output)
@@ -456,6 +494,30 @@ server_open(struct iperf_test *test)
 		test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
 	return 0;
+}
+
+/*
+ * One test of a --max-tests server, in its own thread: the dispatcher
+ * accepted the control connection fd from ss and read its cookie.  Runs
+ * the test to its end; 0, or -1 if it failed.
+ */
+int
+server_serve_connection(struct iperf_test *test, int fd,
+    const struct sockaddr_storage *ss, const char *cookie)
+{
+	test->sops = &server_ops;
+	test->opt.role = 's';
+	test->state = IPERF_START;
+	test->done = 0;
+	if (session_open(test) == -1 || session_open_wake(test) == -1) {
+		close(fd);
+		return -1;
+	}
+	test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+	    USEC_PER_SEC, session_check_cb, test);
+	server_accept_control(test, fd, ss, cookie);
+	session_run(test);
+	return test->abort == ABORT_ERROR ? -1 : 0;
 }
 
 int

@@ -8,6 +8,11 @@ struct iperf_test;
  * normally, -1 when it failed (test->err), -2 on a fatal error (cannot
  * listen), 2 for an idle-timeout restart. */
 int server_run(struct iperf_test *test);
+struct sockaddr_storage;
+/* One test of a --max-tests server on an accepted control connection
+ * whose cookie was read (server_multi.c); runs it to its end. */
+int server_serve_connection(struct iperf_test *test, int fd,
+    const struct sockaddr_storage *ss, const char *cookie);
 /* server_run() up to its loop: listening (banner printed), the listener
  * watched, the check timer armed.  0, or -2 (fatal, reported). */
 int server_open(struct iperf_test *test);

@@ -32,8 +32,8 @@ struct pending_conn {
 	struct pending_conn *next;
 };
 
-static void
-deny(int fd)
+void
+server_deny(int fd)
 {
 	unsigned char b = (unsigned char)(signed char)ACCESS_DENIED;
 
@@ -42,9 +42,9 @@ deny(int fd)
 	close(fd);
 }
 
-static void
-accept_control(struct iperf_test *test, int fd,
-    const struct sockaddr_storage *ss)
+void
+server_accept_control(struct iperf_test *test, int fd,
+    const struct sockaddr_storage *ss, const char *cookie)
 {
 	test->ctrl_sck = fd;
 	test->peer_addr = *ss;
@@ -61,7 +61,13 @@ accept_control(struct iperf_test *test, int fd,
 		test->sops->on_fail(test);
 		return;
 	}
-	session_expect_cookie(test);
+	if (cookie == NULL) {
+		session_expect_cookie(test);
+		return;
+	}
+	/* The dispatcher of a --max-tests server read it already. */
+	if (test->sops->on_cookie(test, cookie) == -1)
+		test->sops->on_fail(test);
 }
 
 static void
@@ -115,10 +121,10 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	if (nfd == -1)
 		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
 	if (test->ctrl_sck >= 0 || test->done) {
-		deny(nfd);
+		server_deny(nfd);
 		return;
 	}
-	accept_control(test, nfd, &ss);
+	server_accept_control(test, nfd, &ss, NULL);
 }
 
 void
@@ -148,12 +154,25 @@ unlink_pending(struct iperf_test *test, struct pending_conn *pc)
 	evloop_del_fd(test->loop, pc->fd);
 }
 
+int
+server_read_cookie(int fd, unsigned char *buf, size_t *len)
+{
+	ssize_t n = recv(fd, buf + *len, IPERF_COOKIE_SIZE - *len, 0);
+
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0)
+		return -1;
+	*len += (size_t)n;
+	return *len < IPERF_COOKIE_SIZE ? 0 : 1;
+}
+
 static void
 pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 {
 	struct iperf_test *test = arg;
 	struct pending_conn *pc;
-	ssize_t n;
+	int n;
 
 	(void)loop;
 	(void)events;
@@ -161,12 +180,8 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 		;
 	if (pc == NULL)
 		return;
-	n = recv(fd, pc->buf + pc->len, sizeof(pc->buf) - pc->len, 0);
-	if (n == -1 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n > 0)
-		pc->len += (size_t)n;
-	if (n > 0 && pc->len < sizeof(pc->buf))
+	n = server_read_cookie(fd, pc->buf, &pc->len);
+	if (n == 0)
 		return;
 	unlink_pending(test, pc);
 	/* Compared as C strings, bounded to the cookie size (as peers do). */
@@ -178,7 +193,7 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 			test->sops->on_fail(test);
 		return;
 	}
-	deny(fd);
+	server_deny(fd);
 	free(pc);
 }
 
@@ -192,7 +207,7 @@ server_expire_pending(struct iperf_test *test, uint64_t now_us)
 		if (now_us - pc->start_us < IPERF_CTRL_FIRST_BYTE_US)
 			continue;
 		unlink_pending(test, pc);
-		deny(pc->fd);
+		server_deny(pc->fd);
 		free(pc);
 	}
 }
@@ -229,7 +244,7 @@ server_add_stream(struct iperf_test *test, int fd)
 	struct iperf_stream *sp;
 
 	if (index >= test->streams_expected) {
-		deny(fd);
+		server_deny(fd);
 		return 0;
 	}
 	sp = stream_new(test, fd, test_stream_is_sender(test, index));

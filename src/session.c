@@ -50,6 +50,8 @@ wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	(void)events;
 	test_drain_wake(test);
 	check_interrupt(test);
+	if (!test->done && test->sops != NULL && test->sops->on_wake != NULL)
+		test->sops->on_wake(test);
 }
 
 int

@@ -40,6 +40,8 @@ struct session_ops {
 	void (*on_check)(struct iperf_test *test);
 	/* Interval tick (after the interval was sampled and reported). */
 	void (*on_tick)(struct iperf_test *test);
+	/* The wake-up fd was written (another thread has news); optional. */
+	void (*on_wake)(struct iperf_test *test);
 };
 
 /* Create the loop for a run (idempotent). */

@@ -1,0 +1,609 @@
+#!/usr/bin/env python3
+"""One server, many tests at once (--max-tests), with stock clients.
+
+Every case starts its own server on its own loopback port, runs its
+clients (the stock 3.12 and 3.21 where present, and ours) and kills what
+it started.  Every wait is bounded.
+
+  default       without --max-tests a second client is told the server is
+                busy, as stock (and the banner is stock's)
+  mix           10 tests at once (TCP, UDP, -R, --bidir, -P 4, UDP -R,
+                UDP -P 2 from the same address, IPv6): every client exits
+                0, and each test's byte and packet counts on the server
+                (one -J document per test, matched by cookie) equal the
+                client's, stream for stream
+  tags          text output: every line after the banner starts [T<n>],
+                and each test's lines are its own
+  outputs       --logfile and --timestamps: timestamp then tag on every
+                line; --get-server-output: each client its own lines,
+                untagged
+  over_limit    the client beyond --max-tests gets "the server is busy"
+                at once (stock 3.12 and 3.21 clients), the others finish
+  per_ip        --max-tests-per-ip 1: a second client from 127.0.0.1 is
+                refused, one from 127.0.0.2 is served
+  kill9         a client killed mid-test: the others keep their rate and
+                finish; the server then serves a new test
+  silent        a silent connection and a hostile one (junk parameters)
+                hold no slot: two real tests still run on a 2-slot server
+  limits        --server-max-duration applies per test
+  stream        --json-stream events carry "test"
+  sigint        SIGINT ends every running test (clients told), server
+                exits 0
+  one_off       -1 serves one test and exits
+  resources     fds back to where they were after the first round, RSS
+                flat over later rounds
+  api           iperf_set/get_test_max_tests through libiperf.so.0
+
+Usage: multi.py OURS [LIBDIR] [FILTER]
+"""
+
+import concurrent.futures
+import ctypes
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import (free_port, report, skip, stock_peers, stop,  # noqa: E402
+                     summary, wait_listening)
+
+OURS = os.path.abspath(sys.argv[1])
+LIBDIR = sys.argv[2] if len(sys.argv) > 2 else ""
+FILTER = sys.argv[3] if len(sys.argv) > 3 else ""
+PEERS = stock_peers()
+CLIENTS = [("ours", OURS)] + [(v, p) for v, p in PEERS]
+
+
+def newest():
+    return CLIENTS[-1]
+
+
+def start_server(args, json_out=False):
+    port = free_port()
+    argv = [OURS, "-s", "-p", str(port)] + args + (["-J"] if json_out else [])
+    srv = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    if not wait_listening(port, srv, time.time() + 10):
+        stop(srv)
+        raise RuntimeError("server did not listen: " + srv.stderr.read())
+    return srv, port
+
+
+def end_server(srv, sig=signal.SIGTERM, limit=15):
+    if srv.poll() is None:
+        srv.send_signal(sig)
+    try:
+        out, err = srv.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        out, err = srv.communicate()
+        err += "\n(server did not exit in time)"
+    return srv.returncode, out, err
+
+
+def client(path, port, args, timeout=40, host="127.0.0.1"):
+    argv = [path, "-c", host, "-p", str(port), "-J"] + args
+    t0 = time.time()
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return None, None, f"timed out: {e}", timeout
+    doc = None
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        pass
+    return p.returncode, doc, p.stdout + p.stderr, time.time() - t0
+
+
+def json_docs(text):
+    """The JSON documents one after the other in text."""
+    dec = json.JSONDecoder()
+    docs, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return docs
+        try:
+            doc, i = dec.raw_decode(text, i)
+        except ValueError:
+            return docs
+        docs.append(doc)
+
+
+def stream_bytes(doc, role):
+    """Per stream id: bytes of `role` ("sender"/"receiver") in end.streams."""
+    out = {}
+    for st in doc.get("end", {}).get("streams", []):
+        if "udp" in st:
+            u = st["udp"]
+            out[u["socket"]] = (u.get("bytes"), u.get("packets"))
+        else:
+            for r in ("sender", "receiver"):
+                if r in st:
+                    out.setdefault(st[r]["socket"], {})[r] = st[r]["bytes"]
+    return out
+
+
+def check_pair(label, cdoc, sdoc, probs):
+    """The client's and the server's view of one test agree."""
+    ce, se = cdoc["end"], sdoc["end"]
+    cs, ss = cdoc["start"]["test_start"], sdoc["start"]["test_start"]
+    for k in ("protocol", "num_streams", "reverse", "bidir"):
+        if k in cs and cs.get(k) != ss.get(k):
+            probs.append(f"{label}: start.test_start.{k} {cs.get(k)} vs "
+                         f"server {ss.get(k)}")
+    nstreams = cs["num_streams"] * (2 if cs.get("bidir") else 1)
+    if len(se.get("streams", [])) != nstreams:
+        probs.append(f"{label}: server has {len(se.get('streams', []))} "
+                     f"streams, wanted {nstreams}")
+    if cs["protocol"] == "TCP":
+        # Both ends count what their own sockets moved: the sender's
+        # total is what the receiver got (a finished TCP test loses
+        # nothing).
+        for side in ("sum_sent", "sum_received"):
+            a, b = ce.get(side, {}).get("bytes"), se.get(side, {}).get("bytes")
+            if cdoc["start"]["test_start"].get("bidir"):
+                continue
+            if a is None or b is None:
+                probs.append(f"{label}: no end.{side}")
+        sent = ce["sum_sent"]["bytes"] if not cs.get("reverse") else \
+            se["sum_sent"]["bytes"]
+        rcvd = se["sum_received"]["bytes"] if not cs.get("reverse") else \
+            ce["sum_received"]["bytes"]
+        if not cs.get("bidir") and sent < rcvd:
+            probs.append(f"{label}: received {rcvd} > sent {sent}")
+        if not cs.get("bidir") and rcvd < sent * 0.98 - (1 << 20):
+            probs.append(f"{label}: received {rcvd} of {sent}")
+    else:
+        # UDP: the receiver's packet count and the sender's agree to the
+        # datagrams lost, and no stream shows datagrams of another test
+        # (sequence numbers out of its range would show as errors).
+        recv_end = se if not cs.get("reverse") else ce
+        send_end = ce if not cs.get("reverse") else se
+        rs = recv_end.get("sum_received", recv_end.get("sum", {}))
+        ss_ = send_end.get("sum_sent", send_end.get("sum", {}))
+        if rs.get("packets", 0) > ss_.get("packets", 0) + 8 * nstreams:
+            probs.append(f"{label}: receiver saw {rs.get('packets')} packets,"
+                         f" sender sent {ss_.get('packets')}")
+        if rs.get("out_of_order", 0) > 0 or rs.get("lost_percent", 0) > 20:
+            probs.append(f"{label}: receiver lost "
+                         f"{rs.get('lost_percent')}%, out of order "
+                         f"{rs.get('out_of_order')}")
+
+
+# ---- cases ---------------------------------------------------------------------
+
+def case_default():
+    probs = []
+    srv, port = start_server(["-1"])
+    name, path = newest()
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        f1 = ex.submit(client, path, port, ["-t", "3", "-b", "100M"])
+        time.sleep(1.0)
+        rc2, _, out2, secs = client(path, port, ["-t", "1"])
+        rc1, _, out1, _ = f1.result()
+    rc, sout, _ = end_server(srv)
+    if rc1 != 0:
+        probs.append(f"first client exit {rc1}: {out1[-200:]}")
+    if rc2 == 0 or "busy" not in out2:
+        probs.append(f"second client exit {rc2}, not busy: {out2[-200:]}")
+    srv2, port2 = start_server(["-1"])
+    end_server(srv2)
+    report("default: a second client is busy, as stock", probs)
+
+
+MIX = [
+    ("tcp", ["-t", "3", "-b", "300M"]),
+    ("tcp -R", ["-t", "3", "-b", "300M", "-R"]),
+    ("tcp --bidir", ["-t", "3", "-b", "200M", "--bidir"]),
+    ("tcp -P 4", ["-t", "3", "-b", "50M", "-P", "4"]),
+    ("udp", ["-t", "3", "-u", "-b", "50M"]),
+    ("udp -R", ["-t", "3", "-u", "-b", "50M", "-R"]),
+    ("udp -P 2 a", ["-t", "3", "-u", "-b", "20M", "-P", "2"]),
+    ("udp -P 2 b", ["-t", "3", "-u", "-b", "20M", "-P", "2"]),
+    ("udp --bidir", ["-t", "3", "-u", "-b", "20M", "--bidir"]),
+    ("tcp -6", ["-t", "3", "-b", "100M", "-6"]),
+]
+
+
+def case_mix():
+    probs = []
+    srv, port = start_server(["--max-tests", "12"], json_out=True)
+    jobs = []
+    with concurrent.futures.ThreadPoolExecutor(len(MIX)) as ex:
+        for i, (label, args) in enumerate(MIX):
+            name, path = CLIENTS[i % len(CLIENTS)]
+            host = "::1" if "-6" in args else "127.0.0.1"
+            if name == "3.12" and "-6" in args:
+                name, path = CLIENTS[0]
+            jobs.append((f"{label} ({name})",
+                         ex.submit(client, path, port, args, 40, host)))
+        results = [(lbl, f.result()) for lbl, f in jobs]
+    rc, sout, serr = end_server(srv)
+    sdocs = {d.get("start", {}).get("cookie"): d for d in json_docs(sout)}
+    for lbl, (crc, cdoc, out, _) in results:
+        if crc != 0 or cdoc is None:
+            probs.append(f"{lbl}: client exit {crc}: {out[-300:]}")
+            continue
+        sdoc = sdocs.get(cdoc["start"].get("cookie"))
+        if sdoc is None:
+            probs.append(f"{lbl}: no server document with its cookie")
+            continue
+        if sdoc["start"].get("implementation", {}).get("server_test") is None:
+            probs.append(f"{lbl}: server document without server_test")
+        check_pair(lbl, cdoc, sdoc, probs)
+    if len(sdocs) != len(MIX):
+        probs.append(f"{len(sdocs)} server documents for {len(MIX)} tests")
+    report(f"mix: {len(MIX)} tests at once, clients "
+           f"{'/'.join(n for n, _ in CLIENTS)}, each counted on its own",
+           probs)
+
+
+def case_tags():
+    probs = []
+    srv, port = start_server(["--max-tests", "4"])
+    with concurrent.futures.ThreadPoolExecutor(3) as ex:
+        fs = [ex.submit(client, CLIENTS[i % len(CLIENTS)][1], port,
+                        ["-t", "2", "-b", "50M"] + (["-u"] if i == 1 else []))
+              for i in range(3)]
+        res = [f.result() for f in fs]
+    rc, sout, serr = end_server(srv)
+    for crc, _, out, _ in res:
+        if crc != 0:
+            probs.append(f"client exit {crc}: {out[-200:]}")
+    lines = sout.splitlines()
+    body = lines[3:]
+    if not lines or "Server listening on" not in "".join(lines[:3]):
+        probs.append(f"no banner: {lines[:3]}")
+    untagged = [ln for ln in body if ln and not re.match(r"\[T\d+\] ", ln)]
+    if untagged:
+        probs.append(f"untagged lines: {untagged[:3]}")
+    tags = set(re.findall(r"^\[T(\d+)\] ", sout, re.M))
+    if tags != {"1", "2", "3"}:
+        probs.append(f"tags {sorted(tags)}")
+    for t in tags:
+        own = [ln for ln in body if ln.startswith(f"[T{t}] ")]
+        if not any("receiver" in ln for ln in own):
+            probs.append(f"T{t} has no summary of its own")
+    report("tags: every server line names its test", probs)
+
+
+def case_outputs():
+    probs = []
+    log = f"/tmp/multi-{os.getpid()}.log"
+    try:
+        os.unlink(log)
+    except OSError:
+        pass
+    srv, port = start_server(["--max-tests", "3", "--timestamps=%H:%M:%S ",
+                              "--logfile", log])
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, CLIENTS[i % len(CLIENTS)][1], port,
+                        ["-t", "1", "-b", "20M", "--get-server-output"])
+              for i in range(2)]
+        res = [f.result() for f in fs]
+    end_server(srv)
+    for crc, doc, out, _ in res:
+        text = (doc or {}).get("server_output_text", "")
+        if crc != 0 or not text:
+            probs.append(f"client exit {crc}, server output {text[:80]!r}")
+        elif "[T" in text or "receiver" not in text:
+            probs.append(f"server output for the client: {text[:200]!r}")
+    try:
+        with open(log) as f:
+            lines = f.read().splitlines()
+        os.unlink(log)
+    except OSError as e:
+        lines = []
+        probs.append(f"no log file: {e}")
+    body = [ln for ln in lines if ln and "Server listening" not in ln and
+            "the server has terminated" not in ln and
+            not ln.endswith("-" * 20)]
+    bad = [ln for ln in body if not re.match(r"\d\d:\d\d:\d\d \[T[12]\] ",
+                                             ln)]
+    if not body or bad:
+        probs.append(f"{len(body)} log lines, not timestamp + tag: {bad[:3]}")
+    report("outputs: --logfile and --timestamps tagged, "
+           "--get-server-output per test and untagged", probs)
+
+
+def case_over_limit():
+    probs = []
+    srv, port = start_server(["--max-tests", "2"])
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, newest()[1], port, ["-t", "4", "-b", "100M"])
+              for _ in range(2)]
+        time.sleep(1.5)
+        waits = []
+        for name, path in CLIENTS:
+            crc, _, out, secs = client(path, port, ["-t", "1"], timeout=20)
+            waits.append(f"{name} {secs:.2f}s")
+            # 3.12 with -J exits 0 even then (against a stock server too).
+            if (crc == 0 and name != "3.12") or "busy" not in out:
+                probs.append(f"{name}: over-limit client exit {crc}: "
+                             f"{out[-200:]}")
+            elif secs > 2.0:
+                probs.append(f"{name}: waited {secs:.1f}s for its answer")
+        res = [f.result() for f in fs]
+    end_server(srv)
+    for crc, _, out, _ in res:
+        if crc != 0:
+            probs.append(f"running client exit {crc}: {out[-200:]}")
+    report(f"over_limit: busy at once ({', '.join(waits)})", probs)
+
+
+def case_per_ip():
+    probs = []
+    try:
+        socket.create_connection(("127.0.0.2", 9), timeout=0.2).close()
+    except ConnectionRefusedError:
+        pass
+    except OSError as e:
+        skip(f"per_ip: 127.0.0.2 not usable ({e})")
+        return
+    srv, port = start_server(["--max-tests", "4", "--max-tests-per-ip", "1"])
+    name, path = newest()
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        f1 = ex.submit(client, path, port, ["-t", "3", "-b", "50M"])
+        time.sleep(1.0)
+        crc2, _, out2, _ = client(path, port, ["-t", "1"])
+        crc3, _, out3, _ = client(path, port, ["-t", "1", "-B", "127.0.0.2"])
+        crc1, _, out1, _ = f1.result()
+    end_server(srv)
+    if crc1 != 0:
+        probs.append(f"first client exit {crc1}")
+    if crc2 == 0 or "busy" not in out2:
+        probs.append(f"second client from 127.0.0.1 exit {crc2}: {out2[-200:]}")
+    if crc3 != 0:
+        probs.append(f"client from 127.0.0.2 exit {crc3}: {out3[-200:]}")
+    report("per_ip: one test per address", probs)
+
+
+def case_kill9():
+    probs = []
+    srv, port = start_server(["--max-tests", "4"])
+    name, path = newest()
+    argv = [path, "-c", "127.0.0.1", "-p", str(port), "-t", "6", "-b", "100M"]
+    victim = subprocess.Popen(argv, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, CLIENTS[i % len(CLIENTS)][1], port,
+                        ["-t", "4", "-b", "100M"] + (["-R"] if i else []))
+              for i in range(2)]
+        time.sleep(1.5)
+        victim.kill()
+        victim.wait()
+        res = [f.result() for f in fs]
+    for crc, doc, out, _ in res:
+        if crc != 0 or doc is None:
+            probs.append(f"client exit {crc}: {out[-200:]}")
+            continue
+        bps = doc["end"]["sum_received"]["bits_per_second"]
+        if abs(bps - 100e6) > 5e6:
+            probs.append(f"rate {bps / 1e6:.1f} Mbit/s, wanted 100")
+    crc, _, out, _ = client(path, port, ["-t", "1"])
+    if crc != 0:
+        probs.append(f"new test after the kill: exit {crc}: {out[-200:]}")
+    rc, sout, _ = end_server(srv)
+    if rc != 0:
+        probs.append(f"server exit {rc}")
+    report("kill9: a killed client ends only its own test", probs)
+
+
+def case_silent():
+    probs = []
+    srv, port = start_server(["--max-tests", "2"])
+    silent = socket.create_connection(("127.0.0.1", port), timeout=5)
+    hostile = socket.create_connection(("127.0.0.1", port), timeout=5)
+    hostile.sendall(b"a" * 36 + b"\0")
+    try:
+        hostile.recv(1)  # PARAM_EXCHANGE
+        hostile.sendall(b"\0\0\0\x10" + b"{not json at all")
+    except OSError:
+        pass
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, CLIENTS[i % len(CLIENTS)][1], port,
+                        ["-t", "2", "-b", "50M"]) for i in range(2)]
+        res = [f.result() for f in fs]
+    for crc, _, out, _ in res:
+        if crc != 0:
+            probs.append(f"client exit {crc}: {out[-200:]}")
+    silent.close()
+    hostile.close()
+    rc, sout, serr = end_server(srv)
+    if rc != 0:
+        probs.append(f"server exit {rc}: {serr[-200:]}")
+    report("silent: idle and hostile connections hold no slot", probs)
+
+
+def case_limits():
+    probs = []
+    srv, port = start_server(["--max-tests", "3", "--server-max-duration",
+                              "2"])
+    name, path = newest()
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        f1 = ex.submit(client, path, port, ["-t", "1", "-b", "50M"])
+        f2 = ex.submit(client, path, port, ["-t", "6", "-b", "50M"])
+        r1, r2 = f1.result(), f2.result()
+    end_server(srv)
+    if r1[0] != 0:
+        probs.append(f"short test exit {r1[0]}: {r1[2][-200:]}")
+    if r2[0] == 0:
+        probs.append("long test was not stopped")
+    report("limits: --server-max-duration per test", probs)
+
+
+def case_stream():
+    probs = []
+    port = free_port()
+    srv = subprocess.Popen([OURS, "-s", "-p", str(port), "--max-tests", "3",
+                            "--json-stream"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    if not wait_listening(port, srv, time.time() + 10):
+        stop(srv)
+        report("stream: --json-stream events carry their test", ["no listen"])
+        return
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, newest()[1], port, ["-t", "1", "-b", "20M"])
+              for _ in range(2)]
+        [f.result() for f in fs]
+    rc, sout, _ = end_server(srv)
+    events = []
+    for ln in sout.splitlines():
+        try:
+            events.append(json.loads(ln))
+        except ValueError:
+            pass
+    tagged = {e.get("test") for e in events}
+    if not events or None in tagged or tagged != {1, 2}:
+        probs.append(f"{len(events)} events, tests {sorted(map(str, tagged))}")
+    report("stream: --json-stream events carry their test", probs)
+
+
+def case_sigint():
+    probs = []
+    srv, port = start_server(["--max-tests", "3"])
+    name, path = newest()
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        fs = [ex.submit(client, path, port, ["-t", "8", "-b", "50M"])
+              for _ in range(2)]
+        time.sleep(1.5)
+        t0 = time.time()
+        rc, sout, serr = end_server(srv, signal.SIGINT)
+        took = time.time() - t0
+        res = [f.result() for f in fs]
+    if rc != 0:
+        probs.append(f"server exit {rc}")
+    if took > 8:
+        probs.append(f"server took {took:.1f}s to exit")
+    for crc, _, out, _ in res:
+        if crc == 0 or "server has terminated" not in out:
+            probs.append(f"client exit {crc}: {out[-200:]}")
+    if "interrupt - the server has terminated" not in serr + sout:
+        probs.append("no interrupt message")
+    report(f"sigint: every test told, server gone in {took:.1f}s", probs)
+
+
+def case_one_off():
+    probs = []
+    srv, port = start_server(["--max-tests", "3", "-1"])
+    crc, _, out, _ = client(newest()[1], port, ["-t", "1"])
+    try:
+        rc = srv.wait(10)
+    except subprocess.TimeoutExpired:
+        rc = None
+    end_server(srv)
+    if crc != 0:
+        probs.append(f"client exit {crc}")
+    if rc != 0:
+        probs.append(f"server exit {rc} after its one test")
+    report("one_off: -1 serves one test", probs)
+
+
+def proc_state(pid):
+    fds = len(os.listdir(f"/proc/{pid}/fd"))
+    rss = 0
+    with open(f"/proc/{pid}/status") as f:
+        for ln in f:
+            if ln.startswith("VmRSS:"):
+                rss = int(ln.split()[1])
+    threads = len(os.listdir(f"/proc/{pid}/task"))
+    return fds, rss, threads
+
+
+def case_resources():
+    probs = []
+    srv, port = start_server(["--max-tests", "8"])
+    base = proc_state(srv.pid)
+    rounds = []
+
+    def one_round():
+        with concurrent.futures.ThreadPoolExecutor(6) as ex:
+            fs = [ex.submit(client, CLIENTS[i % len(CLIENTS)][1], port,
+                            ["-t", "1", "-b", "50M", "-P", "2"] +
+                            (["-u"] if i % 2 else []))
+                  for i in range(6)]
+            for f in fs:
+                if f.result()[0] != 0:
+                    probs.append(f"client exit {f.result()[0]}")
+        time.sleep(0.5)
+        rounds.append(proc_state(srv.pid))
+    for _ in range(4):
+        one_round()
+    end_server(srv)
+    fds = [r[0] for r in rounds]
+    if any(f != base[0] for f in fds):
+        probs.append(f"fds {base[0]} at start, then {fds}")
+    if any(r[2] != base[2] for r in rounds):
+        probs.append(f"threads {base[2]} at start, then "
+                     f"{[r[2] for r in rounds]}")
+    rss = [r[1] for r in rounds]
+    if rss[-1] - rss[0] > 2048:
+        probs.append(f"RSS grew from {rss[0]} to {rss[-1]} kB")
+    report(f"resources: fds {base[0]} -> {fds}, RSS {base[1]} -> "
+           f"{rss} kB", probs)
+
+
+def case_api():
+    if not LIBDIR:
+        skip("api: no library directory given")
+        return
+    if os.environ.get("IPERF3_SANITIZED") == "1":
+        skip("api: python cannot load a sanitized library")
+        return
+    path = os.path.join(LIBDIR, "libiperf.so.0")
+    if not os.path.exists(path):
+        skip(f"api: {path} not built (--disable-shared)")
+        return
+    lib = ctypes.CDLL(path)
+    lib.iperf_new_test.restype = ctypes.c_void_p
+    t = ctypes.c_void_p(lib.iperf_new_test())
+    lib.iperf_defaults(t)
+    probs = []
+    if lib.iperf_get_test_max_tests(t) != 1:
+        probs.append("default is not 1")
+    if lib.iperf_set_test_max_tests(t, 5) != 0 or \
+            lib.iperf_get_test_max_tests(t) != 5:
+        probs.append("set 5 / get")
+    if lib.iperf_set_test_max_tests(t, 0) != -1 or \
+            lib.iperf_get_test_max_tests(t) != 5:
+        probs.append("0 accepted")
+    if lib.iperf_set_test_max_tests_per_ip(t, 2) != 0 or \
+            lib.iperf_get_test_max_tests_per_ip(t) != 2:
+        probs.append("per-ip set/get")
+    lib.iperf_free_test(t)
+    report("api: max-tests setter and getter", probs)
+
+
+CASES = [("default", case_default), ("mix", case_mix), ("tags", case_tags),
+         ("outputs", case_outputs),
+         ("over_limit", case_over_limit), ("per_ip", case_per_ip),
+         ("kill9", case_kill9), ("silent", case_silent),
+         ("limits", case_limits), ("stream", case_stream),
+         ("sigint", case_sigint), ("one_off", case_one_off),
+         ("resources", case_resources), ("api", case_api)]
+
+
+def main():
+    for name, fn in CASES:
+        if FILTER and FILTER not in name:
+            continue
+        t0 = time.time()
+        try:
+            fn()
+        except Exception as e:  # a broken case is a failure, not a crash
+            report(f"{name}: {type(e).__name__}: {e}", ["exception"],
+                   time.time() - t0)
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
