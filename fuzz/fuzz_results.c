@@ -35,9 +35,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		streams[i].socket = -1;
 		streams[i].next = i < 3 ? &streams[i + 1] : NULL;
 	}
-	t->streams = &streams[0];
+	t->run.streams = &streams[0];
 	(void)results_decode(t, doc);
-	t->streams = NULL;
+	t->run.streams = NULL;
 	cJSON_Delete(doc);
 	iperf_free_test(t);
 	return 0;

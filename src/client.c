@@ -16,6 +16,7 @@
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
+#include "notes.h"
 #include "iperf_error.h"
 #include "json.h"
 #include "net.h"
@@ -43,7 +44,7 @@ client_send_params(struct iperf_test *test)
 	char *txt;
 	int rc;
 
-	test->state = PARAM_EXCHANGE;
+	test->run.state = PARAM_EXCHANGE;
 	/* The token carries the time: build it just before sending. */
 	if (auth_client_token(test) == -1)
 		return -1;
@@ -59,7 +60,7 @@ client_send_params(struct iperf_test *test)
 	cJSON_Delete(doc);
 	if (txt == NULL)
 		return iperf_fail(test, IESENDPARAMS, ENOMEM);
-	rc = ctrl_send_json(test->ctrl_sck, txt, strlen(txt));
+	rc = ctrl_send_json(test->run.ctrl_sck, txt, strlen(txt));
 	free(txt);
 	if (rc == -1)
 		return iperf_fail(test, IESENDPARAMS, errno);
@@ -75,18 +76,19 @@ client_create_streams(struct iperf_test *test)
 {
 	int i, total = test_total_streams(test);
 
-	test->state = CREATE_STREAMS;
+	test->run.state = CREATE_STREAMS;
 	for (i = 0; i < total; i++) {
 		struct iperf_stream *sp;
 		int fd = test->proto->connect(test, i);
 
+		note_flush(test);
 		if (fd == -1)
 			return -1;
 		/* start.sndbuf_actual/rcvbuf_actual: the first data socket,
 		 * unless its transport noted them before connecting. */
-		if (i == 0 && test->sndbuf_actual == 0)
-			net_get_bufsizes(fd, &test->sndbuf_actual,
-			    &test->rcvbuf_actual);
+		if (i == 0 && test->run.sndbuf_actual == 0)
+			net_get_bufsizes(fd, &test->run.sndbuf_actual,
+			    &test->run.rcvbuf_actual);
 		sp = stream_new(test, fd, test_stream_is_sender(test, i));
 		if (sp == NULL) {
 			int err = errno;
@@ -114,7 +116,7 @@ end_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	test->end_timer = NULL;
+	test->run.end_timer = NULL;
 	client_end_test(test);
 	return 0;
 }
@@ -128,7 +130,7 @@ deadline_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	test->safety_timer = NULL;
+	test->run.safety_timer = NULL;
 	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
 	client_fail(test);
 	return 0;
@@ -139,18 +141,18 @@ client_test_start(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
 
-	test->state = TEST_START;
+	test->run.state = TEST_START;
 	if (session_start_measuring(test) == -1)
 		return -1;
 	if (s->duration > 0) {
 		uint64_t d = (uint64_t)(s->duration + s->omit) * 1000000ULL;
 		uint64_t g = (uint64_t)IPERF_CLIENT_GRACE_S * 1000000ULL;
 
-		test->end_timer = evloop_add_timer_at(test->loop,
-		    test->start_us + d, 0, end_cb, test);
-		test->safety_timer = evloop_add_timer_at(test->loop,
-		    test->start_us + d + g, 0, deadline_cb, test);
-		if (test->end_timer == NULL || test->safety_timer == NULL)
+		test->run.end_timer = evloop_add_timer_at(test->loop,
+		    test->run.start_us + d, 0, end_cb, test);
+		test->run.safety_timer = evloop_add_timer_at(test->loop,
+		    test->run.start_us + d + g, 0, deadline_cb, test);
+		if (test->run.end_timer == NULL || test->run.safety_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
 	if (test->on_test_start != NULL)
@@ -163,20 +165,20 @@ client_test_start(struct iperf_test *test)
 static int
 client_test_running(struct iperf_test *test)
 {
-	test->state = TEST_RUNNING;
+	test->run.state = TEST_RUNNING;
 	return stream_start_workers(test);
 }
 
 static void
 client_end_test(struct iperf_test *test)
 {
-	if (test->state != TEST_RUNNING)
+	if (test->run.state != TEST_RUNNING)
 		return;
 	/* Tell the server first, so that it stops counting close to our
 	 * end; waking and joining the workers takes a moment. */
 	stream_signal_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
-		test->sops->on_fail(test);
+		test->run.sops->on_fail(test);
 		return;
 	}
 	session_collect_final(test);
@@ -185,10 +187,10 @@ client_end_test(struct iperf_test *test)
 static int
 client_exchange_results(struct iperf_test *test)
 {
-	test->state = EXCHANGE_RESULTS;
+	test->run.state = EXCHANGE_RESULTS;
 	if (session_send_results(test) == -1)
 		return -1;
-	test->ctrl_fail_code = IERECVRESULTS;
+	test->run.ctrl_fail_code = IERECVRESULTS;
 	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
 	return 0;
 }
@@ -205,7 +207,7 @@ client_on_json(struct iperf_test *test, const char *json, size_t len)
 static int
 client_display_results(struct iperf_test *test)
 {
-	test->state = DISPLAY_RESULTS;
+	test->run.state = DISPLAY_RESULTS;
 	test->reporter->summary(test);
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
@@ -221,26 +223,26 @@ client_display_results(struct iperf_test *test)
 static int
 client_server_terminated(struct iperf_test *test)
 {
-	if (test->state == TEST_RUNNING) {
+	if (test->run.state == TEST_RUNNING) {
 		session_collect_final(test);
 		test->reporter->summary(test);
 	}
-	test->state = SERVER_TERMINATE;
+	test->run.state = SERVER_TERMINATE;
 	return iperf_fail(test, IESERVERTERM, 0);
 }
 
 static int
 client_access_denied(struct iperf_test *test)
 {
-	test->state = ACCESS_DENIED;
+	test->run.state = ACCESS_DENIED;
 	return iperf_fail(test, IEACCESSDENIED, 0);
 }
 
 static int
 client_server_error(struct iperf_test *test)
 {
-	test->state = SERVER_ERROR;
-	test->ctrl_fail_code = IECTRLREAD;
+	test->run.state = SERVER_ERROR;
+	test->run.ctrl_fail_code = IECTRLREAD;
 	session_expect_errints(test);
 	return 0;
 }
@@ -263,18 +265,18 @@ client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 	else
 		(void)snprintf(line, sizeof(line), "SERVER ERROR - %s", msg);
 	test->reporter->error(test, line);
-	if (test->state == TEST_RUNNING || test->streams != NULL)
+	if (test->run.state == TEST_RUNNING || test->run.streams != NULL)
 		stream_stop_workers(test, 1);
-	test->err.code = m->err_code;
-	test->err.sys_errno = m->err_errno;
-	test->err.gai_error = 0;
+	test->run.err.code = m->err_code;
+	test->run.err.sys_errno = m->err_errno;
+	test->run.err.gai_error = 0;
 	return -1;
 }
 
 static int
 client_peer_done(struct iperf_test *test)
 {
-	test->state = IPERF_DONE;
+	test->run.state = IPERF_DONE;
 	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US, IPERF_DRAIN_MAX_US);
 	client_finish(test);
 	return 0;
@@ -305,18 +307,18 @@ static const struct ctrl_transition client_fsm[] = {
 static void
 client_fail(struct iperf_test *test)
 {
-	if (test->done)
+	if (test->run.done)
 		return;
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* A client whose last state is positive says goodbye (IPERF_DONE). */
-	if (test->state > 0 && test->ctrl_sck >= 0 && !test->ctrl_eof)
-		(void)ctrl_send_state(test->ctrl_sck, IPERF_DONE);
+	if (test->run.state > 0 && test->run.ctrl_sck >= 0 && !test->run.ctrl_eof)
+		(void)ctrl_send_state(test->run.ctrl_sck, IPERF_DONE);
 	session_detach_ctrl(test);
-	if (test->ctrl_sck >= 0)
-		close(test->ctrl_sck);
-	test->ctrl_sck = -1;
-	test->abort = ABORT_ERROR;
+	if (test->run.ctrl_sck >= 0)
+		close(test->run.ctrl_sck);
+	test->run.ctrl_sck = -1;
+	test->run.abort = ABORT_ERROR;
 	session_report_failure(test);
 	client_finish(test);
 }
@@ -327,21 +329,21 @@ client_interrupt(struct iperf_test *test)
 	char msg[128];
 	int sig = test->interrupt_sig;
 
-	if (test->done)
+	if (test->run.done)
 		return;
-	if (test->state == TEST_RUNNING || test->state == TEST_START) {
+	if (test->run.state == TEST_RUNNING || test->run.state == TEST_START) {
 		session_collect_final(test);
 		test->reporter->summary(test);
 	}
-	if (test->ctrl_sck >= 0)
-		(void)ctrl_send_state(test->ctrl_sck, CLIENT_TERMINATE);
+	if (test->run.ctrl_sck >= 0)
+		(void)ctrl_send_state(test->run.ctrl_sck, CLIENT_TERMINATE);
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	session_detach_ctrl(test);
-	if (test->ctrl_sck >= 0)
-		close(test->ctrl_sck);
-	test->ctrl_sck = -1;
-	test->abort = ABORT_INTERRUPT;
+	if (test->run.ctrl_sck >= 0)
+		close(test->run.ctrl_sck);
+	test->run.ctrl_sck = -1;
+	test->run.abort = ABORT_INTERRUPT;
 	iperf_fail(test, IECLIENTTERM, 0);
 	if (sig > 0)
 		(void)snprintf(msg, sizeof(msg),
@@ -360,14 +362,14 @@ static void
 client_check_ctrl_idle(struct iperf_test *test)
 {
 	uint64_t now = evloop_now(test->loop);
-	uint64_t last = test->ctrl_activity_us;
+	uint64_t last = test->run.ctrl_activity_us;
 	uint64_t limit = (uint64_t)(test->opt.rcv_timeout_ms > 0 ?
 					test->opt.rcv_timeout_ms :
 					DEFAULT_NO_MSG_RCVD_TIMEOUT) * 1000;
 
-	if (test->ctrl != NULL && ctrl_last_progress(test->ctrl) > last)
-		last = ctrl_last_progress(test->ctrl);
-	if (test->ctrl_sck < 0 || now <= last || now - last <= limit)
+	if (test->run.ctrl != NULL && ctrl_last_progress(test->run.ctrl) > last)
+		last = ctrl_last_progress(test->run.ctrl);
+	if (test->run.ctrl_sck < 0 || now <= last || now - last <= limit)
 		return;
 	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
 	client_fail(test);
@@ -379,7 +381,7 @@ client_check(struct iperf_test *test)
 	struct iperf_stream *sp;
 	uint64_t now, newest = 0;
 
-	if (test->state != TEST_RUNNING) {
+	if (test->run.state != TEST_RUNNING) {
 		client_check_ctrl_idle(test);
 		return;
 	}
@@ -399,7 +401,7 @@ client_check(struct iperf_test *test)
 	if (test->mode == MODE_SENDER || test->opt.rcv_timeout_ms <= 0)
 		return;
 	/* Receiving: no data for --rcv-timeout ends the test (IENOMSG). */
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 
 		if (sp->sender)
@@ -409,7 +411,7 @@ client_check(struct iperf_test *test)
 			newest = l.last_rx_us;
 	}
 	if (newest == 0)
-		newest = test->start_us;
+		newest = test->run.start_us;
 	if (now > newest &&
 	    now - newest > (uint64_t)test->opt.rcv_timeout_ms * 1000) {
 		iperf_fail(test, IENOMSG, 0);
@@ -420,7 +422,7 @@ client_check(struct iperf_test *test)
 static void
 client_tick(struct iperf_test *test)
 {
-	if (test->state == TEST_RUNNING && test_end_condition_met(test))
+	if (test->run.state == TEST_RUNNING && test_end_condition_met(test))
 		client_end_test(test);
 }
 
@@ -441,7 +443,7 @@ static const struct session_ops client_ops = {
 static void
 client_finish(struct iperf_test *test)
 {
-	test->done = 1;
+	test->run.done = 1;
 	affinity_restore(test);
 	test->reporter->finish(test);
 }
@@ -461,34 +463,38 @@ client_connect(struct iperf_test *test)
 	a.server = test->opt.server_hostname;
 	a.port = test->opt.server_port;
 	a.timeout_ms = test->opt.connect_timeout_ms;
-	test->ctrl_sck = net_dial(&a, &gai);
-	if (test->ctrl_sck == -1)
+	a.stop = &test->interrupted;
+	test->run.ctrl_sck = net_dial(&a, &gai);
+	if (test->run.ctrl_sck == -1)
 		return iperf_fail_net(test, IECONNECT, gai);
-	(void)net_set_nodelay(test->ctrl_sck);
+	(void)net_set_nodelay(test->run.ctrl_sck);
 	if (test_tune_ctrl(test) == -1)
 		return -1;
-	make_cookie(test->cookie);
-	if (ctrl_write_all(test->ctrl_sck, test->cookie, IPERF_COOKIE_SIZE,
+	make_cookie(test->run.cookie);
+	if (ctrl_write_all(test->run.ctrl_sck, test->run.cookie, IPERF_COOKIE_SIZE,
 		IPERF_CTRL_FIRST_BYTE_US) == -1)
 		return iperf_fail(test, IESENDCOOKIE, errno);
 	/* Read once the cookie has gone, as 3.21 does: the kernel settles the
 	 * segment size on the first send (loopback: 32741 before, 32768
 	 * after), and the default UDP block size follows from it. */
-	test->ctrl_mss = net_get_mss(test->ctrl_sck);
+	test->run.ctrl_mss = net_get_mss(test->run.ctrl_sck);
 	if (test->opt.verbose && !test->opt.json_output)
-		report_raw(test, "Control connection MSS %d\n", test->ctrl_mss);
+		report_raw(test, "Control connection MSS %d\n", test->run.ctrl_mss);
 	if (test->proto->client_init != NULL &&
-	    test->proto->client_init(test) == -1)
+	    test->proto->client_init(test) == -1) {
+		note_flush(test);
 		return -1;
+	}
+	note_flush(test);
 	return 0;
 }
 
 static int
 client_prepare(struct iperf_test *test)
 {
-	test->sops = &client_ops;
-	test->state = 0;
-	test->sndbuf_actual = test->rcvbuf_actual = 0;
+	test->run.sops = &client_ops;
+	test->run.state = 0;
+	test->run.sndbuf_actual = test->run.rcvbuf_actual = 0;
 	test_update_mode(test);
 	if (test->proto == NULL)
 		test->proto = proto_find(test->settings.protocol_id);
@@ -512,14 +518,19 @@ client_open(struct iperf_test *test)
 	}
 	if (client_connect(test) == -1 ||
 	    session_attach_ctrl(test, &client_ops) == -1) {
-		client_fail(test);
+		/* A signal (or iperf_test_interrupt) ended the connect: the
+		 * interrupt is what happened, as once connected. */
+		if (test->interrupted && test->run.err.sys_errno == EINTR)
+			client_interrupt(test);
+		else
+			client_fail(test);
 		return -1;
 	}
 	session_expect_state(test);
-	test->ctrl_activity_us = evloop_now(test->loop);
-	test->check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
+	test->run.ctrl_activity_us = evloop_now(test->loop);
+	test->run.check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
 	    CLIENT_CHECK_US, session_check_cb, test);
-	if (test->check_timer == NULL) {
+	if (test->run.check_timer == NULL) {
 		iperf_fail(test, IENEWTIMER, ENOMEM);
 		client_fail(test);
 		return -1;
@@ -533,7 +544,7 @@ client_run(struct iperf_test *test)
 	if (client_open(test) == -1)
 		return -1;
 	session_run(test);
-	if (test->abort != ABORT_NONE)
+	if (test->run.abort != ABORT_NONE)
 		return -1;
 	return 0;
 }
@@ -543,21 +554,21 @@ client_run(struct iperf_test *test)
 void
 client_end_early(struct iperf_test *test)
 {
-	if (test->done)
+	if (test->run.done)
 		return;
-	if (test->start_us != 0 && test->state != DISPLAY_RESULTS) {
+	if (test->run.start_us != 0 && test->run.state != DISPLAY_RESULTS) {
 		session_collect_final(test);
 		test->reporter->summary(test);
 	}
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* As on a failure: IPERF_DONE once the server has spoken (state > 0). */
-	if (test->state > 0 && test->ctrl_sck >= 0 && !test->ctrl_eof &&
+	if (test->run.state > 0 && test->run.ctrl_sck >= 0 && !test->run.ctrl_eof &&
 	    session_send_state(test, IPERF_DONE) == -1) {
 		client_fail(test);
 		return;
 	}
-	test->state = IPERF_DONE;
+	test->run.state = IPERF_DONE;
 	session_close_ctrl(test, IPERF_DRAIN_TIMEOUT_US, IPERF_DRAIN_MAX_US);
 	if (test->on_test_finish != NULL)
 		test->on_test_finish(test);

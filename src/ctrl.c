@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ctrl.h"
+#include "net.h"
 #include "iperf_time.h"
 #include "banned.h"
 
@@ -339,31 +340,7 @@ ctrl_fill(struct ctrl *c, int fd, uint64_t now_us)
 int
 ctrl_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us)
 {
-	const unsigned char *p = buf;
-	uint64_t deadline = iperf_time_now_us() + timeout_us;
-
-	while (len > 0) {
-		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
-		if (n > 0) {
-			p += n;
-			len -= (size_t)n;
-			continue;
-		}
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-			uint64_t now = iperf_time_now_us();
-			if (now >= deadline) {
-				errno = ETIMEDOUT;
-				return -1;
-			}
-			(void)poll(&pfd, 1, (int)((deadline - now) / 1000 + 1));
-			continue;
-		}
-		return -1;
-	}
-	return 0;
+	return net_write_all(fd, buf, len, timeout_us);
 }
 
 int

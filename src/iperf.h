@@ -40,6 +40,7 @@ struct multi_run;
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
 #define IPERF_MAX_STREAMS 128
 #define IPERF_MAX_TESTS 64 /* --max-tests */
+#define IPERF_NOTES_MAX 16  /* transport notes between two flushes */
 #define IPERF_MAX_BLOCKSIZE (1024 * 1024)
 #define IPERF_MAX_UDP_BLOCKSIZE 65507
 #define IPERF_MIN_UDP_BLOCKSIZE 16
@@ -234,35 +235,27 @@ typedef void iperf_stream_cb(struct iperf_stream *sp);
 typedef void iperf_test_cb(struct iperf_test *test);
 typedef void iperf_json_cb(struct iperf_test *test, char *json);
 
-struct iperf_test {
-	struct iperf_settings settings;
-	struct iperf_local opt;
-	enum iperf_mode mode;
-	int sender_has_retransmits; /* local: 1, 0, or -1 for receive-only */
-	int peer_has_retransmits;   /* from the peer's results */
-	const struct iperf_proto_ops *proto;
-	const struct report_ops *reporter;
-
-	/* runtime */
+/*
+ * Everything one run of a test creates and changes: control connection,
+ * streams, timers, counters, the JSON being built, the peer's results,
+ * the error.  It is released and zeroed as one object
+ * (test_run_release/test_run_init, test.c) when the test is reset or
+ * freed; settings, options, output target and callbacks stay in
+ * struct iperf_test.  A --max-tests server's tests each have their own.
+ */
+struct iperf_run {
 	signed char state;
 	char cookie[IPERF_COOKIE_SIZE];
-	struct evloop *loop;
 	struct ctrl *ctrl;
 	int ctrl_sck;
-	int listener;      /* server: TCP listen socket */
 	int prot_listener; /* server: data listener if not `listener` */
 	int listener_tuned; /* server: listener re-created with data options */
 	int ctrl_mss;      /* MSS of the control connection (client) */
 	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
-	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
-	volatile sig_atomic_t interrupt_sig;
-	volatile sig_atomic_t interrupted;
 	enum iperf_abort abort;
 	int done;           /* loop exit flag */
-	int server_test_number;
 	int streams_expected;  /* server: total streams to accept */
 	int streams_accepted;
-	int mapped_v4;
 	int peer_addr_family;
 	char peer_host[64];
 	int peer_port;
@@ -278,8 +271,6 @@ struct iperf_test {
 	struct timer *rate_timer;   /* server: --server-bitrate-limit */
 	struct timer *idle_timer;   /* server: --idle-timeout */
 	struct ratewin rate_window; /* server: measured bit rate */
-	int idle_restarted; /* server: the last run ended idle (returned 2) */
-	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
 	int omitting;
 	uint64_t start_us;      /* TEST_START (monotonic) */
 	uint64_t omit_end_us;
@@ -291,22 +282,12 @@ struct iperf_test {
 	int peer_sent_omitted_pair;
 	time_t start_wall;
 	uint64_t start_wall_ms;
-
 	struct iperf_stream *streams; /* singly linked, in creation order */
 	int num_streams_total;
-
-	/* -n/-k accounting shared by sender workers */
-	pthread_mutex_t limit_lock;
 	uint64_t limit_bytes, limit_blocks;
 	uint64_t limit_base_bytes, limit_base_blocks;
-
 	struct iperf_err_state err;
-	char errbuf[512];
 	int stale_errno_sent;
-
-	/* output */
-	FILE *outfile;
-	int own_outfile;
 	struct cJSON *json_top;
 	struct cJSON *json_start;
 	struct cJSON *json_connected;
@@ -332,7 +313,41 @@ struct iperf_test {
 	int capture_output; /* server: keep report lines for the client */
 	int header_printed;
 	int intervals_printed;
-	char *remote_server_output_text;
+	int refused; /* --max-tests: answered busy, nothing to report */
+	/* transport notes waiting to be reported (notes.h; test->note_lock) */
+	char notes[IPERF_NOTES_MAX][256];
+	int note_kind[IPERF_NOTES_MAX];
+	int nnotes;
+};
+
+struct iperf_test {
+	struct iperf_settings settings;
+	struct iperf_local opt;
+	enum iperf_mode mode;
+	int sender_has_retransmits; /* local: 1, 0, or -1 for receive-only */
+	int peer_has_retransmits;   /* from the peer's results */
+	const struct iperf_proto_ops *proto;
+	const struct report_ops *reporter;
+
+	struct iperf_run run; /* this run's state (above) */
+
+	/* kept from run to run */
+	struct evloop *loop;
+	int listener;      /* server: TCP listen socket */
+	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
+	volatile sig_atomic_t interrupt_sig;
+	volatile sig_atomic_t interrupted;
+	int server_test_number;
+	int mapped_v4;
+	int idle_restarted; /* server: the last run ended idle (returned 2) */
+	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
+	pthread_mutex_t limit_lock; /* run.limit_*: shared by sender workers */
+	pthread_mutex_t note_lock;  /* run.notes: transports, any thread */
+	char errbuf[512]; /* iperf_get_test_error_string() */
+
+	/* output */
+	FILE *outfile;
+	int own_outfile;
 
 	/* callbacks (libiperf API) */
 	iperf_stream_cb *on_new_stream;
@@ -354,7 +369,6 @@ struct iperf_test {
 	struct multi_run *mrun;
 	int tag;
 	int opt_borrowed;
-	int refused; /* --max-tests: answered busy, nothing to report */
 
 	/*
 	 * Reporter additions (report_*.c).  The core may fill these; the

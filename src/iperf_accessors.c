@@ -10,8 +10,8 @@
 #include "banned.h"
 
 int iperf_get_verbose(struct iperf_test *t) { return t->opt.verbose; }
-int iperf_get_control_socket(struct iperf_test *t) { return t->ctrl_sck; }
-int iperf_get_control_socket_mss(struct iperf_test *t) { return t->ctrl_mss; }
+int iperf_get_control_socket(struct iperf_test *t) { return t->run.ctrl_sck; }
+int iperf_get_control_socket_mss(struct iperf_test *t) { return t->run.ctrl_mss; }
 int iperf_get_test_omit(struct iperf_test *t) { return t->settings.omit; }
 int iperf_get_test_duration(struct iperf_test *t) { return t->settings.duration; }
 char iperf_get_test_role(struct iperf_test *t) { return t->opt.role; }
@@ -37,7 +37,7 @@ char *iperf_get_test_server_hostname(struct iperf_test *t) { return t->opt.serve
 char *iperf_get_test_template(struct iperf_test *t) { return t->opt.tmp_template; }
 int iperf_get_test_protocol_id(struct iperf_test *t) { return t->settings.protocol_id; }
 int iperf_get_test_json_output(struct iperf_test *t) { return t->opt.json_output; }
-char *iperf_get_test_json_output_string(struct iperf_test *t) { return t->json_output_string; }
+char *iperf_get_test_json_output_string(struct iperf_test *t) { return t->run.json_output_string; }
 int iperf_get_test_json_stream(struct iperf_test *t) { return t->opt.json_stream; }
 int iperf_get_test_json_stream_full_output(struct iperf_test *t) { return t->opt.json_stream_full_output; }
 int iperf_get_test_zerocopy(struct iperf_test *t) { return t->settings.zerocopy; }

@@ -65,11 +65,17 @@ iperf_new_test(void)
 		error_publish(IENEWTEST);
 		return NULL;
 	}
+	if (pthread_mutex_init(&test->note_lock, NULL) != 0) {
+		pthread_mutex_destroy(&test->print_lock);
+		pthread_mutex_destroy(&test->limit_lock);
+		free(test);
+		error_publish(IENEWTEST);
+		return NULL;
+	}
 	test->out_lock = &test->print_lock;
 	test->outfile = stdout;
-	test->ctrl_sck = -1;
+	test_run_init(test);
 	test->listener = -1;
-	test->prot_listener = -1;
 	test->wake_rd = test->wake_wr = -1;
 	test->settings.server_affinity = -1;
 	test->opt.affinity = -1;
@@ -77,12 +83,19 @@ iperf_new_test(void)
 	return test;
 }
 
-int
-iperf_defaults(struct iperf_test *test)
+/* The settings a test starts with, and a server goes back to before each
+ * client's parameters (the parameter document sets the rest). */
+static void
+settings_defaults(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
-	struct iperf_local *o = &test->opt;
 
+	free(s->title);
+	free(s->extra_data);
+	free(s->congestion);
+	free(s->authtoken);
+	free(s->client_version);
+	memset(s, 0, sizeof(*s));
 	s->protocol_id = SOCK_STREAM;
 	test->proto = &proto_tcp;
 	s->duration = IPERF_DEFAULT_DURATION_S;
@@ -92,6 +105,14 @@ iperf_defaults(struct iperf_test *test)
 	s->server_affinity = -1;
 	s->gso_bf_size = IPERF_MAX_UDP_BLOCKSIZE;
 	s->gro_bf_size = IPERF_MAX_UDP_BLOCKSIZE;
+}
+
+int
+iperf_defaults(struct iperf_test *test)
+{
+	struct iperf_local *o = &test->opt;
+
+	settings_defaults(test);
 	o->server_port = IPERF_DEFAULT_PORT;
 	o->domain = AF_UNSPEC;
 	o->reporter_interval = 1.0;
@@ -109,21 +130,9 @@ iperf_defaults(struct iperf_test *test)
 	return 0;
 }
 
-static void
-free_json(struct iperf_test *test)
-{
-	cJSON_Delete(test->json_top);
-	test->json_top = NULL;
-	test->json_start = NULL;
-	test->json_connected = NULL;
-	test->json_intervals = NULL;
-	test->json_end = NULL;
-	cJSON_Delete(test->json_server_output);
-	test->json_server_output = NULL;
-}
-
 /* A run left midway (the stage functions allow it): stop the streams'
- * threads, and take the sockets release_runtime() closes out of the loop. */
+ * threads, and take the sockets test_run_release() closes out of the
+ * loop. */
 static void
 abandon_run(struct iperf_test *test)
 {
@@ -131,83 +140,23 @@ abandon_run(struct iperf_test *test)
 	if (test->loop == NULL)
 		return;
 	server_drop_pending(test);
-	if (test->ctrl_sck >= 0)
-		evloop_del_fd(test->loop, test->ctrl_sck);
-	if (test->prot_listener >= 0 && test->prot_listener != test->listener)
-		evloop_del_fd(test->loop, test->prot_listener);
-}
-
-/* Per-test state: everything a new test run must not inherit. */
-static void
-release_runtime(struct iperf_test *test)
-{
-	abandon_run(test);
-	test_cancel_timers(test);
-	test_free_streams(test);
-	ctrl_free(test->ctrl);
-	test->ctrl = NULL;
-	if (test->ctrl_sck >= 0)
-		close(test->ctrl_sck);
-	test->ctrl_sck = -1;
-	if (test->prot_listener >= 0 && test->prot_listener != test->listener)
-		close(test->prot_listener);
-	test->prot_listener = -1;
-	free_json(test);
-	free(test->server_output_text);
-	test->server_output_text = NULL;
-	free(test->server_outbuf);
-	test->server_outbuf = NULL;
-	test->server_outlen = test->server_outcap = 0;
-	free(test->congestion_used);
-	test->congestion_used = NULL;
-	free(test->remote_congestion_used);
-	test->remote_congestion_used = NULL;
+	if (test->run.ctrl_sck >= 0)
+		evloop_del_fd(test->loop, test->run.ctrl_sck);
+	if (test->run.prot_listener >= 0 &&
+	    test->run.prot_listener != test->listener)
+		evloop_del_fd(test->loop, test->run.prot_listener);
 }
 
 void
 iperf_reset_test(struct iperf_test *test)
 {
-	struct iperf_settings *s = &test->settings;
-
-	release_runtime(test);
-	test->state = 0;
-	test->abort = ABORT_NONE;
-	test->done = 0;
-	test->omitting = 0;
+	abandon_run(test);
 	/* A pending interrupt survives the reset: the process is stopping. */
-	test->interrupt_handled = 0;
-	test->final_collected = 0;
-	test->ctrl_eof = test->ctrl_eof_seen = 0;
-	test->start_us = 0;
-	test->header_printed = 0;
-	test->intervals_printed = 0;
-	test->streams_accepted = 0;
-	test->streams_expected = 0;
-	test->peer_has_retransmits = 0;
-	test->limit_bytes = test->limit_blocks = 0;
-	test->limit_base_bytes = test->limit_base_blocks = 0;
-	memset(&test->err, 0, sizeof(test->err));
-	memset(test->cookie, 0, sizeof(test->cookie));
-	free(test->json_output_string);
-	test->json_output_string = NULL;
+	test_run_release(test);
+	test_run_init(test);
 	/* A server takes these from each client's parameters. */
-	if (test->opt.role == 's') {
-		free(s->title);
-		free(s->extra_data);
-		free(s->congestion);
-		free(s->authtoken);
-		free(s->client_version);
-		s->title = s->extra_data = s->congestion = NULL;
-		s->authtoken = s->client_version = NULL;
-		memset(s, 0, sizeof(*s));
-		s->protocol_id = SOCK_STREAM;
-		s->duration = IPERF_DEFAULT_DURATION_S;
-		s->num_streams = 1;
-		s->blksize = DEFAULT_TCP_BLKSIZE;
-		s->pacing_timer = DEFAULT_PACING_TIMER;
-		s->server_affinity = -1;
-		test->proto = &proto_tcp;
-	}
+	if (test->opt.role == 's')
+		settings_defaults(test);
 	error_publish(IENONE);
 }
 
@@ -219,12 +168,12 @@ iperf_free_test(struct iperf_test *test)
 	if (test == NULL)
 		return;
 	s = &test->settings;
-	release_runtime(test);
+	abandon_run(test);
+	test_run_release(test);
 	affinity_restore(test);
 	server_close_listener(test);
 	test_close_wake(test);
 	evloop_free(test->loop);
-	free(test->json_output_string);
 	free(s->title);
 	free(s->extra_data);
 	free(s->congestion);
@@ -246,6 +195,7 @@ iperf_free_test(struct iperf_test *test)
 		fclose(test->outfile);
 	pthread_mutex_destroy(&test->limit_lock);
 	pthread_mutex_destroy(&test->print_lock);
+	pthread_mutex_destroy(&test->note_lock);
 	free(test);
 }
 
@@ -340,13 +290,13 @@ iperf_test_interrupt(struct iperf_test *test, int sig)
 int
 iperf_get_test_errno(struct iperf_test *test)
 {
-	return test->err.code;
+	return test->run.err.code;
 }
 
 const char *
 iperf_get_test_error_string(struct iperf_test *test)
 {
-	iperf_error_format(&test->err, test->errbuf, sizeof(test->errbuf));
+	iperf_error_format(&test->run.err, test->errbuf, sizeof(test->errbuf));
 	return test->errbuf;
 }
 

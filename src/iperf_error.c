@@ -230,18 +230,18 @@ iperf_strerror(int code)
 int
 iperf_fail(struct iperf_test *test, int code, int sys_errno)
 {
-	test->err.code = code;
-	test->err.sys_errno = sys_errno;
-	test->err.gai_error = 0;
+	test->run.err.code = code;
+	test->run.err.sys_errno = sys_errno;
+	test->run.err.gai_error = 0;
 	return -1;
 }
 
 int
 iperf_fail_gai(struct iperf_test *test, int code, int gai_error)
 {
-	test->err.code = code;
-	test->err.sys_errno = 0;
-	test->err.gai_error = gai_error;
+	test->run.err.code = code;
+	test->run.err.sys_errno = 0;
+	test->run.err.gai_error = gai_error;
 	return -1;
 }
 
@@ -260,11 +260,11 @@ iperf_fail_net(struct iperf_test *test, int code, int gai_error)
 int
 iperf_fail_arg(struct iperf_test *test, int code, const char *arg)
 {
-	test->err.code = code;
-	test->err.sys_errno = 0;
-	test->err.gai_error = 0;
-	str_copy(test->err.arg, arg != NULL ? arg : "", sizeof(test->err.arg));
-	str_copy(last_arg, test->err.arg, sizeof(last_arg));
+	test->run.err.code = code;
+	test->run.err.sys_errno = 0;
+	test->run.err.gai_error = 0;
+	str_copy(test->run.err.arg, arg != NULL ? arg : "", sizeof(test->run.err.arg));
+	str_copy(last_arg, test->run.err.arg, sizeof(last_arg));
 	__atomic_store_n(&errarg, (const char *)last_arg, __ATOMIC_RELAXED);
 	return -1;
 }

@@ -70,14 +70,14 @@ int
 iperf_json_start(struct iperf_test *test)
 {
 	report_json.begin(test);
-	return test->json_top != NULL ? 0 : -1;
+	return test->run.json_top != NULL ? 0 : -1;
 }
 
 /* Emit the document to the output (or the JSON callback). */
 int
 iperf_json_finish(struct iperf_test *test)
 {
-	if (test->json_top == NULL)
+	if (test->run.json_top == NULL)
 		return -1;
 	report_json.finish(test);
 	return 0;
@@ -122,7 +122,7 @@ iperf_exit(struct iperf_test *test, int exit_code, const char *fmt,
 		exit(exit_code);
 	}
 	test->reporter->error(test, msg);
-	if (test->opt.json_output && test->json_top != NULL)
+	if (test->opt.json_output && test->run.json_top != NULL)
 		report_json.finish(test);
 	(void)iflush(test);
 	(void)iperf_delete_pidfile(test);

@@ -20,7 +20,7 @@
 #include "banned.h"
 
 void iperf_set_verbose(struct iperf_test *t, int v) { t->opt.verbose = v; }
-void iperf_set_control_socket(struct iperf_test *t, int s) { t->ctrl_sck = s; }
+void iperf_set_control_socket(struct iperf_test *t, int s) { t->run.ctrl_sck = s; }
 void iperf_set_test_omit(struct iperf_test *t, int o) { t->settings.omit = o; }
 void iperf_set_test_duration(struct iperf_test *t, int s) { t->settings.duration = s; }
 void iperf_set_test_reporter_interval(struct iperf_test *t, double i) { t->opt.reporter_interval = i; }
@@ -75,7 +75,7 @@ iperf_set_test_blksize(struct iperf_test *t, int b)
 void
 iperf_set_test_state(struct iperf_test *t, signed char state)
 {
-	t->state = state;
+	t->run.state = state;
 	report_debug(t, 3, "State change: State set to %d", state);
 }
 

@@ -49,7 +49,7 @@ workers_running(const struct iperf_test *test)
 {
 	const struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (sp->thread_started)
 			return 1;
 	}
@@ -75,7 +75,7 @@ step_streams(struct iperf_test *test, fd_set *set, int sending)
 		iperf_fail(test, IEBADSTAGE, 0);
 		return test_api_fail(test);
 	}
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (sp->sender != sending || sp->closed || sp->socket < 0 ||
 		    sp->socket >= FD_SETSIZE || !FD_ISSET(sp->socket, set))
 			continue;
@@ -126,7 +126,7 @@ iperf_server_listen(struct iperf_test *test)
 int
 iperf_set_send_state(struct iperf_test *test, signed char state)
 {
-	if (test->ctrl_sck < 0) {
+	if (test->run.ctrl_sck < 0) {
 		iperf_fail(test, IESENDMESSAGE, EBADF);
 		return test_api_fail(test);
 	}
@@ -136,7 +136,7 @@ iperf_set_send_state(struct iperf_test *test, signed char state)
 		return 0;
 	}
 	iperf_set_test_state(test, state);
-	if (ctrl_send_state(test->ctrl_sck, state) == -1) {
+	if (ctrl_send_state(test->run.ctrl_sck, state) == -1) {
 		iperf_fail(test, IESENDMESSAGE, errno);
 		return test_api_fail(test);
 	}
@@ -275,7 +275,7 @@ iperf_free_stream(struct iperf_stream *sp)
 
 	if (sp == NULL)
 		return;
-	for (pp = &sp->test->streams; *pp != NULL; pp = &(*pp)->next) {
+	for (pp = &sp->test->run.streams; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == sp) {
 			*pp = sp->next;
 			break;

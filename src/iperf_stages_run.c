@@ -34,7 +34,7 @@
 signed char
 iperf_get_test_state(struct iperf_test *test)
 {
-	return test->state;
+	return test->run.state;
 }
 
 /* The call does not fit the test's role or state: nothing changes. */
@@ -50,7 +50,7 @@ refuse(struct iperf_test *test)
 static int
 over(struct iperf_test *test)
 {
-	if (test->abort != ABORT_NONE && test->err.code != IENONE)
+	if (test->run.abort != ABORT_NONE && test->run.err.code != IENONE)
 		return test_api_fail(test);
 	return refuse(test);
 }
@@ -59,15 +59,15 @@ over(struct iperf_test *test)
 static int
 live(const struct iperf_test *test, char role)
 {
-	return test->opt.role == role && !test->done && test->ctrl_sck >= 0 &&
-	    test->ctrl != NULL && test->loop != NULL;
+	return test->opt.role == role && !test->run.done && test->run.ctrl_sck >= 0 &&
+	    test->run.ctrl != NULL && test->loop != NULL;
 }
 
 static int
 at_boundary(const struct iperf_test *test)
 {
-	return test->ctrl != NULL &&
-	    ctrl_expecting(test->ctrl) == CTRL_EXPECT_STATE;
+	return test->run.ctrl != NULL &&
+	    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_STATE;
 }
 
 /* The test has work of its own before the peer's next message. */
@@ -75,9 +75,9 @@ static int
 own_work(const struct iperf_test *test)
 {
 	if (test->opt.role == 'c')
-		return test->state == TEST_RUNNING;
-	return test->state == CREATE_STREAMS || test->state == TEST_START ||
-	    test->state == TEST_RUNNING;
+		return test->run.state == TEST_RUNNING;
+	return test->run.state == CREATE_STREAMS || test->run.state == TEST_START ||
+	    test->run.state == TEST_RUNNING;
 }
 
 static int
@@ -85,7 +85,7 @@ message_handled(const struct iperf_test *test, const void *arg)
 {
 	const unsigned long *units = arg;
 
-	return test->ctrl_units != *units && at_boundary(test) &&
+	return test->run.ctrl_units != *units && at_boundary(test) &&
 	    !own_work(test);
 }
 
@@ -94,14 +94,14 @@ state_left(const struct iperf_test *test, const void *arg)
 {
 	const signed char *state = arg;
 
-	return test->state != *state;
+	return test->run.state != *state;
 }
 
 static int
 cookie_read(const struct iperf_test *test, const void *arg)
 {
 	(void)arg;
-	return test->ctrl_sck >= 0 && test->state == PARAM_EXCHANGE;
+	return test->run.ctrl_sck >= 0 && test->run.state == PARAM_EXCHANGE;
 }
 
 /*
@@ -111,13 +111,13 @@ cookie_read(const struct iperf_test *test, const void *arg)
 static int
 outcome(struct iperf_test *test)
 {
-	if (!test->done)
+	if (!test->run.done)
 		return 0;
 	if (test->opt.role == 's')
 		server_unwatch_listener(test);
-	if (test->abort == ABORT_NONE)
+	if (test->run.abort == ABORT_NONE)
 		return 0;
-	if (test->abort == ABORT_PEER_TERM) /* the client's CLIENT_TERMINATE */
+	if (test->run.abort == ABORT_PEER_TERM) /* the client's CLIENT_TERMINATE */
 		iperf_fail(test, IECLIENTTERM, 0);
 	return test_api_fail(test);
 }
@@ -133,7 +133,7 @@ run(struct iperf_test *test, session_until_fn *until, const void *arg)
 static int
 handle_one(struct iperf_test *test)
 {
-	unsigned long units = test->ctrl_units;
+	unsigned long units = test->run.ctrl_units;
 
 	return run(test, message_handled, &units);
 }
@@ -142,9 +142,9 @@ handle_one(struct iperf_test *test)
 static int
 reach(struct iperf_test *test, int rc, signed char target)
 {
-	if (rc == -1 || test->state == target)
+	if (rc == -1 || test->run.state == target)
 		return rc;
-	if (!test->done)
+	if (!test->run.done)
 		iperf_fail(test, IEMESSAGE, 0);
 	else if (test->opt.role == 's') /* IPERF_DONE before this step */
 		iperf_fail(test, IECLIENTTERM, 0);
@@ -157,9 +157,9 @@ reach(struct iperf_test *test, int rc, signed char target)
 static int
 client_step(struct iperf_test *test, signed char from, signed char target)
 {
-	if (test->opt.role == 'c' && test->done)
+	if (test->opt.role == 'c' && test->run.done)
 		return over(test);
-	if (!live(test, 'c') || test->state != from || !at_boundary(test))
+	if (!live(test, 'c') || test->run.state != from || !at_boundary(test))
 		return refuse(test);
 	return reach(test, handle_one(test), target);
 }
@@ -168,11 +168,11 @@ client_step(struct iperf_test *test, signed char from, signed char target)
 static int
 exact_reader(struct iperf_test *test)
 {
-	if (test->ctrl == NULL)
-		test->ctrl = ctrl_new();
-	if (test->ctrl == NULL)
+	if (test->run.ctrl == NULL)
+		test->run.ctrl = ctrl_new();
+	if (test->run.ctrl == NULL)
 		return iperf_fail(test, IEINITTEST, ENOMEM);
-	ctrl_set_exact(test->ctrl, 1);
+	ctrl_set_exact(test->run.ctrl, 1);
 	return 0;
 }
 
@@ -181,19 +181,19 @@ exact_reader(struct iperf_test *test)
 int
 iperf_connect(struct iperf_test *test)
 {
-	if (test->opt.role != 'c' || test->done || test->ctrl_sck >= 0 ||
-	    test->state != 0)
+	if (test->opt.role != 'c' || test->run.done || test->run.ctrl_sck >= 0 ||
+	    test->run.state != 0)
 		return refuse(test);
 	if (client_open(test) == -1)
 		return test_api_fail(test);
-	(void)exact_reader(test); /* attached: test->ctrl exists */
+	(void)exact_reader(test); /* attached: test->run.ctrl exists */
 	return 0;
 }
 
 int
 iperf_handle_message_client(struct iperf_test *test)
 {
-	if (test->opt.role == 'c' && test->done)
+	if (test->opt.role == 'c' && test->run.done)
 		return over(test);
 	if (!live(test, 'c'))
 		return refuse(test);
@@ -209,11 +209,11 @@ iperf_client_end(struct iperf_test *test)
 {
 	if (test->opt.role != 'c')
 		return refuse(test);
-	if (test->done)
+	if (test->run.done)
 		return 0;
 	if (!live(test, 'c'))
 		return refuse(test);
-	if (test->state == EXCHANGE_RESULTS && at_boundary(test))
+	if (test->run.state == EXCHANGE_RESULTS && at_boundary(test))
 		return reach(test, handle_one(test), IPERF_DONE);
 	client_end_early(test);
 	return outcome(test);
@@ -234,8 +234,8 @@ iperf_accept(struct iperf_test *test)
 {
 	int rc;
 
-	if (test->opt.role != 's' || test->done || test->ctrl_sck >= 0 ||
-	    (test->state != 0 && test->state != IPERF_START))
+	if (test->opt.role != 's' || test->run.done || test->run.ctrl_sck >= 0 ||
+	    (test->run.state != 0 && test->run.state != IPERF_START))
 		return refuse(test);
 	if (server_open(test) == -2)
 		return test_api_fail(test);
@@ -250,7 +250,7 @@ iperf_accept(struct iperf_test *test)
 int
 iperf_handle_message_server(struct iperf_test *test)
 {
-	if (test->opt.role == 's' && test->done)
+	if (test->opt.role == 's' && test->run.done)
 		return over(test);
 	if (!live(test, 's'))
 		return refuse(test);
@@ -260,9 +260,9 @@ iperf_handle_message_server(struct iperf_test *test)
 static int
 server_step(struct iperf_test *test, signed char from)
 {
-	if (test->opt.role == 's' && test->done)
+	if (test->opt.role == 's' && test->run.done)
 		return over(test);
-	if (!live(test, 's') || test->state != from)
+	if (!live(test, 's') || test->run.state != from)
 		return refuse(test);
 	return 0;
 }
@@ -296,9 +296,9 @@ iperf_create_streams(struct iperf_test *test, int sender)
 	signed char from = CREATE_STREAMS;
 
 	if (test->opt.role == 'c') {
-		if (test->done)
+		if (test->run.done)
 			return over(test);
-		if (!live(test, 'c') || test->state != PARAM_EXCHANGE ||
+		if (!live(test, 'c') || test->run.state != PARAM_EXCHANGE ||
 		    !at_boundary(test))
 			return refuse(test);
 		if (check_sender(test, sender) == -1)

@@ -43,6 +43,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/server.c %reldir%/server.h \
 	%reldir%/server_accept.c %reldir%/server_accept.h \
 	%reldir%/server_multi.c %reldir%/server_multi.h \
+	%reldir%/addr.c %reldir%/addr.h \
+	%reldir%/notes.c %reldir%/notes.h \
 	%reldir%/server_limits.c %reldir%/server_limits.h \
 	%reldir%/ratewin.c %reldir%/ratewin.h \
 	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "flowlabel.h"
+#include "iperf_time.h"
 #include "net.h"
 #include "util.h"
 #include "banned.h"
@@ -76,30 +77,50 @@ bind_local(int fd, const struct net_dial_args *a, int family, int *gai_err)
 	return rc;
 }
 
+/*
+ * connect() within ms milliseconds (ms < 0: as long as the kernel tries),
+ * given up at once when *stop becomes nonzero (a signal or another
+ * thread interrupting the test): errno EINTR then.  The wait is a poll()
+ * in slices, so neither a signal nor a flag set without one is missed.
+ */
 static int
-connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms)
+connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms,
+    const volatile sig_atomic_t *stop)
 {
 	struct pollfd pfd;
 	int err = 0, rc;
 	socklen_t elen = sizeof(err);
+	uint64_t deadline = ms < 0 ? 0 : iperf_time_now_us() +
+	    (uint64_t)ms * 1000;
 
-	if (ms < 0) {
-		do {
-			rc = connect(fd, sa, len);
-		} while (rc == -1 && errno == EINTR);
-		return rc;
-	}
 	if (net_set_nonblocking(fd, 1) == -1)
 		return -1;
 	rc = connect(fd, sa, len);
-	if (rc == -1 && errno != EINPROGRESS)
+	if (rc == -1 && errno != EINPROGRESS && errno != EINTR)
 		return -1;
 	if (rc == -1) {
 		pfd.fd = fd;
 		pfd.events = POLLOUT;
-		do {
-			rc = poll(&pfd, 1, ms);
-		} while (rc == -1 && errno == EINTR);
+		for (;;) {
+			int slice = NET_WAIT_SLICE_MS;
+			uint64_t now = iperf_time_now_us();
+
+			if (stop != NULL && *stop) {
+				errno = EINTR;
+				return -1;
+			}
+			if (deadline != 0 && now >= deadline) {
+				rc = 0;
+				break;
+			}
+			if (deadline != 0 && (deadline - now) / 1000 < (uint64_t)slice)
+				slice = (int)((deadline - now) / 1000) + 1;
+			rc = poll(&pfd, 1, slice);
+			if (rc > 0 || (rc == -1 && errno != EINTR))
+				break;
+		}
+		if (rc == -1)
+			return -1;
 		if (rc == 0) {
 			errno = ETIMEDOUT;
 			return -1;
@@ -140,7 +161,7 @@ dial_one(const struct net_dial_args *a, const struct addrinfo *ai,
 		goto out_close_fd;
 	}
 	if (connect_timeout(fd, (struct sockaddr *)&dst, ai->ai_addrlen,
-		a->timeout_ms) == -1)
+		a->timeout_ms, a->stop) == -1)
 		goto out_close_fd;
 	return fd;
 out_close_fd:
@@ -413,32 +434,31 @@ net_getsockdomain(int fd)
 }
 
 int
-net_is_mapped_v4(const struct sockaddr_storage *ss)
+net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us)
 {
-	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
+	const unsigned char *p = buf;
+	uint64_t deadline = iperf_time_now_us() + timeout_us;
 
-	return ss->ss_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
-}
-
-void
-net_format_addr(const struct sockaddr_storage *ss, char *host, size_t hlen,
-    int *port)
-{
-	if (ss->ss_family == AF_INET) {
-		const struct sockaddr_in *s4 = (const struct sockaddr_in *)ss;
-		(void)inet_ntop(AF_INET, &s4->sin_addr, host, (socklen_t)hlen);
-		*port = ntohs(s4->sin_port);
-	} else if (ss->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
-		if (IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr))
-			(void)inet_ntop(AF_INET, &s6->sin6_addr.s6_addr[12],
-			    host, (socklen_t)hlen);
-		else
-			(void)inet_ntop(AF_INET6, &s6->sin6_addr, host,
-			    (socklen_t)hlen);
-		*port = ntohs(s6->sin6_port);
-	} else {
-		str_copy(host, "", hlen);
-		*port = 0;
+	while (len > 0) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+		if (n > 0) {
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+			uint64_t now = iperf_time_now_us();
+			if (now >= deadline) {
+				errno = ETIMEDOUT;
+				return -1;
+			}
+			(void)poll(&pfd, 1, (int)((deadline - now) / 1000 + 1));
+			continue;
+		}
+		return -1;
 	}
+	return 0;
 }

@@ -8,7 +8,9 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Called on a fresh socket before bind/connect; return 0 or -1. */
 typedef int net_setopts_fn(int fd, int family, void *arg);
@@ -26,7 +28,13 @@ struct net_dial_args {
 	int flowlabel;      /* IPv6 flow label for the connection, 0 = none */
 	net_setopts_fn *setopts;
 	void *setopts_arg;
+	/* Give up (EINTR) once this becomes nonzero; NULL: never. */
+	const volatile sig_atomic_t *stop;
 };
+
+/* Longest a blocking wait of this module sleeps between two looks at its
+ * stop flag. */
+#define NET_WAIT_SLICE_MS 100
 
 /* *gai_err values that are not resolver errors: a step other than the
  * connection failed (errno says why). */
@@ -88,10 +96,8 @@ int net_get_mss(int fd);
  * they cannot be read). */
 void net_get_bufsizes(int fd, int *snd, int *rcv);
 int net_getsockdomain(int fd);
-
-/* Numeric host and port; IPv4-mapped IPv6 is shown as plain IPv4. */
-void net_format_addr(const struct sockaddr_storage *ss, char *host,
-    size_t hlen, int *port);
-int net_is_mapped_v4(const struct sockaddr_storage *ss);
+/* Write all of buf to a socket (blocking or not: EAGAIN waits in poll()),
+ * within timeout_us in all; 0, or -1 with errno (ETIMEDOUT at the end). */
+int net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us);
 
 #endif /* IPERF_NET_H */

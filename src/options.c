@@ -340,7 +340,7 @@ apply_one(struct iperf_test *test, int key, enum options_action *action)
 static int
 parse_failed(struct iperf_test *test)
 {
-	errno = test->err.sys_errno;
+	errno = test->run.err.sys_errno;
 	return -1;
 }
 

@@ -393,15 +393,15 @@ encode_server_output(struct iperf_test *test, cJSON *o)
 {
 	if (test->opt.role != 's' || !test->settings.get_server_output)
 		return 0;
-	if (test->opt.json_output && test->json_top != NULL) {
-		cJSON *copy = cJSON_Duplicate(test->json_top, 1);
+	if (test->opt.json_output && test->run.json_top != NULL) {
+		cJSON *copy = cJSON_Duplicate(test->run.json_top, 1);
 		if (copy == NULL)
 			return -1;
 		cJSON_AddItemToObject(o, "server_output_json", copy);
 		return 0;
 	}
 	return add_str(o, "server_output_text",
-	    test->server_outbuf != NULL ? test->server_outbuf : "");
+	    test->run.server_outbuf != NULL ? test->run.server_outbuf : "");
 }
 
 cJSON *
@@ -414,17 +414,17 @@ results_encode(struct iperf_test *test)
 
 	if (o == NULL)
 		return NULL;
-	rc |= add_num(o, "cpu_util_total", test->cpu_util[0]);
-	rc |= add_num(o, "cpu_util_user", test->cpu_util[1]);
-	rc |= add_num(o, "cpu_util_system", test->cpu_util[2]);
+	rc |= add_num(o, "cpu_util_total", test->run.cpu_util[0]);
+	rc |= add_num(o, "cpu_util_user", test->run.cpu_util[1]);
+	rc |= add_num(o, "cpu_util_system", test->run.cpu_util[2]);
 	rc |= add_num(o, "sender_has_retransmits", test->sender_has_retransmits);
-	if (test->congestion_used != NULL)
-		rc |= add_str(o, "congestion_used", test->congestion_used);
+	if (test->run.congestion_used != NULL)
+		rc |= add_str(o, "congestion_used", test->run.congestion_used);
 	rc |= encode_server_output(test, o);
 	arr = cJSON_AddArrayToObject(o, "streams");
 	if (arr == NULL)
 		rc = -1;
-	for (sp = test->streams; sp != NULL && rc == 0; sp = sp->next)
+	for (sp = test->run.streams; sp != NULL && rc == 0; sp = sp->next)
 		rc |= encode_stream(test, sp, arr);
 	if (rc != 0) {
 		cJSON_Delete(o);
@@ -481,11 +481,11 @@ decode_server_output(struct iperf_test *test, const cJSON *doc)
 		return;
 	js = cJSON_GetObjectItemCaseSensitive(doc, "server_output_json");
 	if (js != NULL && cJSON_IsObject(js)) {
-		cJSON_Delete(test->json_server_output);
-		test->json_server_output = cJSON_Duplicate(js, 1);
+		cJSON_Delete(test->run.json_server_output);
+		test->run.json_server_output = cJSON_Duplicate(js, 1);
 	}
 	if (json_get_string(doc, "server_output_text", &txt) == JSON_OK)
-		(void)str_replace(&test->server_output_text, txt);
+		(void)str_replace(&test->run.server_output_text, txt);
 }
 
 int
@@ -497,11 +497,11 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 	int n = 0;
 
 	if (doc == NULL || !cJSON_IsObject(doc) ||
-	    json_get_double(doc, "cpu_util_total", &test->remote_cpu_util[0]) !=
+	    json_get_double(doc, "cpu_util_total", &test->run.remote_cpu_util[0]) !=
 		JSON_OK ||
-	    json_get_double(doc, "cpu_util_user", &test->remote_cpu_util[1]) !=
+	    json_get_double(doc, "cpu_util_user", &test->run.remote_cpu_util[1]) !=
 		JSON_OK ||
-	    json_get_double(doc, "cpu_util_system", &test->remote_cpu_util[2]) !=
+	    json_get_double(doc, "cpu_util_system", &test->run.remote_cpu_util[2]) !=
 		JSON_OK ||
 	    json_get_i64(doc, "sender_has_retransmits", INT64_MIN, INT64_MAX,
 		&shr) != JSON_OK)
@@ -511,7 +511,7 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 	if (streams == NULL || !cJSON_IsArray(streams))
 		return iperf_fail(test, IERECVRESULTS, 0);
 	if (json_get_string(doc, "congestion_used", &cc) == JSON_OK)
-		(void)str_replace(&test->remote_congestion_used, cc);
+		(void)str_replace(&test->run.remote_congestion_used, cc);
 	cJSON_ArrayForEach(s, streams)
 	{
 		if (++n > 2 * IPERF_MAX_STREAMS || !cJSON_IsObject(s))

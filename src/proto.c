@@ -11,13 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctrl.h"
-#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "net.h"
 #include "proto.h"
-#include "report.h"
+#include "notes.h"
 #include "tcp_info.h"
 #include "banned.h"
 
@@ -90,7 +88,7 @@ set_pacing(struct iperf_test *test, int fd)
 							(unsigned int)rate;
 		if (setsockopt(fd, SOL_SOCKET, SO_MAX_PACING_RATE, &r32,
 			sizeof(r32)) == -1)
-			report_warning(test, "Unable to set socket pacing");
+			note_add(test, NOTE_WARNING, "Unable to set socket pacing");
 	}
 #else
 	(void)test;
@@ -118,7 +116,7 @@ proto_def_sockopts(struct iperf_test *test, int fd, int family)
 	    tcp_congestion_set(fd, s->congestion) == -1) {
 		if (test->opt.role == 'c')
 			return iperf_fail(test, IESETCONGESTION, 0);
-		report_warning(test, "TCP congestion control algorithm not supported");
+		note_add(test, NOTE_WARNING, "TCP congestion control algorithm not supported");
 	}
 	return set_pacing(test, fd);
 }
@@ -170,14 +168,17 @@ proto_def_dial(struct iperf_test *test, const struct net_dial_args *a)
 {
 	int gai = 0, fd;
 
-	test->err.code = 0;
-	fd = net_dial(a, &gai);
+	struct net_dial_args args = *a;
+
+	args.stop = &test->interrupted; /* a stopping test stops waiting */
+	test->run.err.code = 0;
+	fd = net_dial(&args, &gai);
 	if (fd == -1) {
-		if (test->err.code != 0)
+		if (test->run.err.code != 0)
 			return -1; /* a setopts callback said why */
 		return iperf_fail_net(test, IESTREAMCONNECT, gai);
 	}
-	if (ctrl_write_all(fd, test->cookie, IPERF_COOKIE_SIZE,
+	if (net_write_all(fd, test->run.cookie, IPERF_COOKIE_SIZE,
 		IPERF_CTRL_FIRST_BYTE_US) == -1) {
 		int err = errno;
 		close(fd);
@@ -189,9 +190,8 @@ proto_def_dial(struct iperf_test *test, const struct net_dial_args *a)
 void
 proto_def_listen_done(struct iperf_test *test)
 {
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
-		close(test->prot_listener);
-	}
-	test->prot_listener = -1;
+	/* The server took it out of its loop already. */
+	if (test->run.prot_listener >= 0)
+		close(test->run.prot_listener);
+	test->run.prot_listener = -1;
 }

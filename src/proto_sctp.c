@@ -16,8 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctrl.h"
-#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "net.h"
@@ -118,14 +116,13 @@ psctp_listen(struct iperf_test *test)
 	int gai = 0, fd;
 
 	if (test->listener >= 0) {
-		evloop_del_fd(test->loop, test->listener);
 		close(test->listener);
 		test->listener = -1;
 	}
-	test->err.code = 0;
+	test->run.err.code = 0;
 	fd = net_listen_with(&a, &gai);
 	if (fd == -1) {
-		if (test->err.code != 0)
+		if (test->run.err.code != 0)
 			return -1;
 		return iperf_fail_net(test, IESTREAMLISTEN, gai);
 	}

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ctrl.h"
-#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "net.h"
@@ -45,8 +43,8 @@ tcp_setopts(int fd, int family, void *arg)
 		return -1;
 	/* As 3.21 reports them: the first stream's buffers once -w is
 	 * applied and before connecting (autotuning grows them after). */
-	if (test->streams == NULL)
-		net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
+	if (test->run.streams == NULL)
+		net_get_bufsizes(fd, &test->run.sndbuf_actual, &test->run.rcvbuf_actual);
 	return tcp_set_user_timeout(test, fd);
 }
 
@@ -86,10 +84,8 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
 		test->opt.bind_dev, setopts, test };
 	int gai = 0, fd;
 
-	if (test->listener >= 0) {
-		evloop_del_fd(test->loop, test->listener);
+	if (test->listener >= 0)
 		close(test->listener);
-	}
 	test->listener = -1;
 	fd = net_listen_with(&a, &gai);
 	if (fd == -1 && a.protocol != 0 && !test->opt.mptcp &&
@@ -98,7 +94,7 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
 		fd = net_listen_with(&a, &gai);
 	}
 	if (fd == -1) {
-		if (test->err.code == 0 || setopts == NULL)
+		if (test->run.err.code == 0 || setopts == NULL)
 			(void)(iperf_fail_net(test, IESTREAMLISTEN, gai));
 		return -1;
 	}
@@ -114,16 +110,16 @@ tcp_listen(struct iperf_test *test)
 
 	if (s->mss <= 0 && s->socket_bufsize <= 0 && !mptcp)
 		return test->listener;
-	test->listener_tuned = 1;
+	test->run.listener_tuned = 1;
 	return relisten(test, tcp_listen_setopts, data_mptcp(test));
 }
 
 static void
 tcp_listen_done(struct iperf_test *test)
 {
-	if (!test->listener_tuned)
+	if (!test->run.listener_tuned)
 		return;
-	test->listener_tuned = 0;
+	test->run.listener_tuned = 0;
 	(void)relisten(test, NULL, test->opt.mptcp);
 }
 

@@ -8,18 +8,17 @@
 #include <netinet/ip.h>
 #include <netinet/udp.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "net.h"
 #include "proto.h"
-#include "report.h"
-#include "server_accept.h"
+#include "notes.h"
 #include "stream.h"
 #include "udp_acct.h"
 #include "udp_wire.h"
@@ -80,17 +79,17 @@ udp_buffers(struct iperf_test *test, int fd)
 	rcv = get_buf(fd, SO_RCVBUF);
 	if (w <= 0 && (snd < blk || rcv < blk)) {
 		int want = blk + 1024;
-		report_warning(test, "Increasing socket buffer size to %d", want);
+		note_add(test, NOTE_WARNING, "Increasing socket buffer size to %d", want);
 		(void)setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &want, sizeof(want));
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
 		snd = get_buf(fd, SO_SNDBUF);
 		rcv = get_buf(fd, SO_RCVBUF);
 	}
 	if (snd >= 0 && blk > snd)
-		report_warning(test, "Block size %d > sending socket buffer size %d",
+		note_add(test, NOTE_WARNING, "Block size %d > sending socket buffer size %d",
 		    blk, snd);
 	if (rcv >= 0 && blk > rcv)
-		report_warning(test,
+		note_add(test, NOTE_WARNING,
 		    "Block size %d > receiving socket buffer size %d", blk, rcv);
 	return 0;
 }
@@ -149,11 +148,17 @@ await_reply(struct iperf_test *test, int fd)
 	while (seen < limit) {
 		ssize_t n;
 
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		/* A signal or iperf_test_interrupt() ends the wait at once. */
+		if (test->interrupted)
+			return iperf_fail(test, IESTREAMREAD, EINTR);
 		if (iperf_time_now_us() >= deadline)
 			return iperf_fail(test, IESTREAMREAD, ETIMEDOUT);
-		n = recv(fd, buf, sizeof(buf), 0);
-
-		if (n == -1 && errno == EINTR)
+		if (poll(&pfd, 1, NET_WAIT_SLICE_MS) <= 0)
+			continue;
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n == -1)
 			return iperf_fail(test, IESTREAMREAD, errno);
@@ -183,10 +188,11 @@ udp_connect(struct iperf_test *test, int index)
 	a.timeout_ms = -1;
 	a.setopts = udp_sockopts;
 	a.setopts_arg = test;
-	test->err.code = 0;
+	a.stop = &test->interrupted;
+	test->run.err.code = 0;
 	fd = net_dial(&a, &gai);
 	if (fd == -1) {
-		if (test->err.code != 0)
+		if (test->run.err.code != 0)
 			return -1;
 		return iperf_fail_net(test, IESTREAMCONNECT, gai);
 	}
@@ -208,25 +214,24 @@ static int
 udp_client_init(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
-	int mss = test->ctrl_mss;
+	int mss = test->run.ctrl_mss;
 
 	if (s->blksize_set && s->blksize > 0) {
 		if (mss > 0 && s->blksize > mss)
-			report_warning(test,
+			note_add(test, NOTE_WARNING,
 			    "UDP block size %d exceeds TCP MSS %d, may result in fragmentation / drops",
 			    s->blksize, mss);
 	} else {
 		if (mss <= 0 || mss > IPERF_MAX_UDP_BLOCKSIZE) {
 			if (mss != 0)
-				report_warning(test,
+				note_add(test, NOTE_WARNING,
 				    "Ignoring nonsense TCP MSS %d", mss);
 			s->blksize = DEFAULT_UDP_BLKSIZE;
 		} else {
 			s->blksize = mss;
 		}
-		if (test->opt.verbose && !test->opt.json_output)
-			report_raw(test, "Setting UDP block size to %d\n",
-			    s->blksize);
+		note_add(test, NOTE_VERBOSE, "Setting UDP block size to %d",
+		    s->blksize);
 	}
 	/* --gsro: GSO segments are whole datagrams of `len` bytes. */
 	if (test->opt.gsro) {
@@ -263,14 +268,15 @@ known_peer(struct iperf_test *test, const struct sockaddr_storage *ss,
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (sp->remote_len == len && memcmp(&sp->remote_addr, ss, len) == 0)
 			return 1;
 	}
 	return 0;
 }
 
-/* Move the listening role to a fresh unconnected socket on the port. */
+/* Move the listening role to a fresh unconnected socket on the port (the
+ * server's accept path watches run.prot_listener, whichever it is). */
 static int
 replace_listener(struct iperf_test *test)
 {
@@ -278,10 +284,7 @@ replace_listener(struct iperf_test *test)
 
 	if (nfd == -1)
 		return -1;
-	test->prot_listener = nfd;
-	if (evloop_add_fd(test->loop, nfd, EV_READ, server_data_listener_cb,
-		test) == -1)
-		return iperf_fail(test, IESTREAMLISTEN, errno);
+	test->run.prot_listener = nfd;
 	return 0;
 }
 
@@ -302,14 +305,13 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 		return iperf_fail(test, IESTREAMACCEPT, n == -1 ? errno : 0);
 	if (connect(listen_fd, (struct sockaddr *)&ss, len) == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
-	evloop_del_fd(test->loop, listen_fd);
-	test->prot_listener = -1;
+	test->run.prot_listener = -1;
 	if (udp_buffers(test, listen_fd) == -1 ||
 	    replace_listener(test) == -1 ||
 	    send(listen_fd, udp_hello_reply, UDP_HELLO_LEN, 0) == -1 ||
 	    proto_def_sockopts(test, listen_fd, ss.ss_family) == -1 ||
 	    udp_dont_fragment(test, listen_fd) == -1) {
-		if (test->err.code == 0)
+		if (test->run.err.code == 0)
 			iperf_fail(test, IESTREAMWRITE, errno);
 		close(listen_fd);
 		return -1;
@@ -339,7 +341,7 @@ gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
 		return;
 	if (setsockopt(sp->socket, SOL_UDP, UDP_SEGMENT, &seg,
 		sizeof(seg)) == -1) {
-		report_debug(sp->test, 2, "UDP GSO not available: %s",
+		note_add(sp->test, NOTE_DEBUG, "UDP GSO not available: %s",
 		    strerror(errno));
 		free(c->gso_buf);
 		c->gso_buf = NULL;
@@ -383,7 +385,7 @@ gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	if (c->gro_buf == NULL)
 		return;
 	if (setsockopt(sp->socket, SOL_UDP, UDP_GRO, &one, sizeof(one)) == -1) {
-		report_debug(sp->test, 2, "UDP GRO not available: %s",
+		note_add(sp->test, NOTE_DEBUG, "UDP GRO not available: %s",
 		    strerror(errno));
 		free(c->gro_buf);
 		c->gro_buf = NULL;
@@ -468,7 +470,7 @@ udp_send(struct iperf_stream *sp)
 		n = gso_send(sp, c);
 		if (n != -2)
 			return n;
-		report_debug(sp->test, 2, "UDP GSO send refused: %s",
+		note_add(sp->test, NOTE_DEBUG, "UDP GSO send refused: %s",
 		    strerror(errno));
 		gso_off(sp, c);
 	}

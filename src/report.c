@@ -49,24 +49,24 @@ capture_server_output(struct iperf_test *test, const char *text, size_t len)
 	size_t need;
 	char *nb;
 
-	if (test->opt.role != 's' || !test->capture_output)
+	if (test->opt.role != 's' || !test->run.capture_output)
 		return;
 	if (len > IPERF_SERVER_OUTPUT_LINE_MAX)
 		len = IPERF_SERVER_OUTPUT_LINE_MAX;
-	need = test->server_outlen + len + 1;
-	if (need > test->server_outcap) {
-		size_t ncap = test->server_outcap > 0 ? test->server_outcap : 1024;
+	need = test->run.server_outlen + len + 1;
+	if (need > test->run.server_outcap) {
+		size_t ncap = test->run.server_outcap > 0 ? test->run.server_outcap : 1024;
 		while (ncap < need)
 			ncap *= 2;
-		nb = realloc(test->server_outbuf, ncap);
+		nb = realloc(test->run.server_outbuf, ncap);
 		if (nb == NULL)
 			return;
-		test->server_outbuf = nb;
-		test->server_outcap = ncap;
+		test->run.server_outbuf = nb;
+		test->run.server_outcap = ncap;
 	}
-	memcpy(test->server_outbuf + test->server_outlen, text, len);
-	test->server_outlen += len;
-	test->server_outbuf[test->server_outlen] = '\0';
+	memcpy(test->run.server_outbuf + test->run.server_outlen, text, len);
+	test->run.server_outlen += len;
+	test->run.server_outbuf[test->run.server_outlen] = '\0';
 }
 
 /*

@@ -106,7 +106,7 @@ report_group_first(const struct iperf_test *test, int g)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next)
+	for (sp = test->run.streams; sp != NULL; sp = sp->next)
 		if (report_in_group(test, sp, g))
 			return sp;
 	return NULL;
@@ -218,7 +218,7 @@ report_end_group(const struct iperf_test *test, int g, struct report_end *sum)
 	struct report_end e;
 
 	memset(sum, 0, sizeof(*sum));
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (!report_in_group(test, sp, g))
 			continue;
 		report_end_stream(test, sp, &e);
@@ -234,16 +234,16 @@ report_remote_cpu(const struct iperf_test *test, double out[3])
 	int i;
 
 	for (i = 0; i < 3; i++)
-		out[i] = test->opt.role == 'c' ? test->remote_cpu_util[i] : 0.0;
+		out[i] = test->opt.role == 'c' ? test->run.remote_cpu_util[i] : 0.0;
 }
 
 void
 report_congestion(const struct iperf_test *test, int sends, const char **snd,
     const char **rcv)
 {
-	const char *local = test->congestion_used;
+	const char *local = test->run.congestion_used;
 	const char *remote = test->opt.role == 'c' ?
-	    test->remote_congestion_used : NULL;
+	    test->run.remote_congestion_used : NULL;
 
 	*snd = sends ? local : remote;
 	*rcv = sends ? remote : local;
@@ -252,12 +252,12 @@ report_congestion(const struct iperf_test *test, int sends, const char **snd,
 void
 report_wall_time(struct iperf_test *test, time_t *secs, uint64_t *ms)
 {
-	if (test->start_wall_ms == 0) {
-		test->start_wall_ms = iperf_time_wall_us() / 1000;
-		test->start_wall = (time_t)(test->start_wall_ms / 1000);
+	if (test->run.start_wall_ms == 0) {
+		test->run.start_wall_ms = iperf_time_wall_us() / 1000;
+		test->run.start_wall = (time_t)(test->run.start_wall_ms / 1000);
 	}
-	*ms = test->start_wall_ms;
-	*secs = (time_t)(test->start_wall_ms / 1000);
+	*ms = test->run.start_wall_ms;
+	*secs = (time_t)(test->run.start_wall_ms / 1000);
 }
 
 int64_t
@@ -276,5 +276,5 @@ report_diskfile_size(const struct iperf_test *test)
 double
 report_first_local_time(const struct iperf_test *test)
 {
-	return test->streams != NULL ? stats_local_seconds(test->streams) : 0.0;
+	return test->run.streams != NULL ? stats_local_seconds(test->run.streams) : 0.0;
 }

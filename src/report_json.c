@@ -99,28 +99,28 @@ json_begin(struct iperf_test *test)
 {
 	char info[512];
 
-	test->start_wall_ms = 0;
-	cJSON_Delete(test->json_top);
-	test->json_top = cJSON_CreateObject();
-	test->json_start = add_object(test->json_top, "start");
-	test->json_connected = test->json_start != NULL ?
-	    cJSON_AddArrayToObject(test->json_start, "connected") : NULL;
+	test->run.start_wall_ms = 0;
+	cJSON_Delete(test->run.json_top);
+	test->run.json_top = cJSON_CreateObject();
+	test->run.json_start = add_object(test->run.json_top, "start");
+	test->run.json_connected = test->run.json_start != NULL ?
+	    cJSON_AddArrayToObject(test->run.json_start, "connected") : NULL;
 	get_system_info(info, sizeof(info));
-	add_str(test->json_start, "version", REPORT_VERSION_TEXT);
-	add_str(test->json_start, "system_info", info);
-	add_implementation(test->json_start, test);
-	test->json_intervals = test->json_top != NULL ?
-	    cJSON_AddArrayToObject(test->json_top, "intervals") : NULL;
-	test->json_end = add_object(test->json_top, "end");
+	add_str(test->run.json_start, "version", REPORT_VERSION_TEXT);
+	add_str(test->run.json_start, "system_info", info);
+	add_implementation(test->run.json_start, test);
+	test->run.json_intervals = test->run.json_top != NULL ?
+	    cJSON_AddArrayToObject(test->run.json_top, "intervals") : NULL;
+	test->run.json_end = add_object(test->run.json_top, "end");
 }
 
 static void
 add_buffer_sizes(struct iperf_test *test)
 {
-	add_num(test->json_start, "sock_bufsize",
+	add_num(test->run.json_start, "sock_bufsize",
 	    test->settings.socket_bufsize);
-	add_num(test->json_start, "sndbuf_actual", test->sndbuf_actual);
-	add_num(test->json_start, "rcvbuf_actual", test->rcvbuf_actual);
+	add_num(test->run.json_start, "sndbuf_actual", test->run.sndbuf_actual);
+	add_num(test->run.json_start, "rcvbuf_actual", test->run.rcvbuf_actual);
 }
 
 /* Server: parameters accepted (3.21 puts these before the timestamp). */
@@ -128,7 +128,7 @@ static void
 json_on_params(struct iperf_test *test)
 {
 	if (test->settings.rate != 0)
-		add_num(test->json_start, "target_bitrate",
+		add_num(test->run.json_start, "target_bitrate",
 		    (double)test->settings.rate);
 	if (!report_is_datagram(test))
 		add_buffer_sizes(test);
@@ -137,7 +137,7 @@ json_on_params(struct iperf_test *test)
 static void
 add_timestamp(struct iperf_test *test)
 {
-	cJSON *ts = add_object(test->json_start, "timestamp");
+	cJSON *ts = add_object(test->run.json_start, "timestamp");
 	char when[64];
 	time_t secs;
 	uint64_t ms;
@@ -156,23 +156,23 @@ json_on_connect(struct iperf_test *test)
 	cJSON *peer;
 
 	add_timestamp(test);
-	peer = add_object(test->json_start,
+	peer = add_object(test->run.json_start,
 	    client ? "connecting_to" : "accepted_connection");
 	add_str(peer, "host", client ? test->opt.server_hostname :
-	    test->peer_host);
-	add_num(peer, "port", client ? test->opt.server_port : test->peer_port);
-	add_str(test->json_start, "cookie", test->cookie);
+	    test->run.peer_host);
+	add_num(peer, "port", client ? test->opt.server_port : test->run.peer_port);
+	add_str(test->run.json_start, "cookie", test->run.cookie);
 	if (!report_is_datagram(test)) {
 		if (test->settings.mss > 0)
-			add_num(test->json_start, "tcp_mss",
+			add_num(test->run.json_start, "tcp_mss",
 			    test->settings.mss);
 		else
-			add_num(test->json_start, "tcp_mss_default",
-			    client ? test->ctrl_mss : 0);
+			add_num(test->run.json_start, "tcp_mss_default",
+			    client ? test->run.ctrl_mss : 0);
 	}
-	add_num(test->json_start, "target_bitrate",
+	add_num(test->run.json_start, "target_bitrate",
 	    (double)test->settings.rate);
-	add_num(test->json_start, "fq_rate", (double)test->settings.fqrate);
+	add_num(test->run.json_start, "fq_rate", (double)test->settings.fqrate);
 }
 
 static void
@@ -180,10 +180,10 @@ json_on_new_stream(struct iperf_stream *sp)
 {
 	cJSON *c;
 
-	if (sp->test->json_connected == NULL)
+	if (sp->test->run.json_connected == NULL)
 		return;
 	c = report_json_connected(sp);
-	if (c != NULL && !cJSON_AddItemToArray(sp->test->json_connected, c))
+	if (c != NULL && !cJSON_AddItemToArray(sp->test->run.json_connected, c))
 		cJSON_Delete(c);
 }
 
@@ -195,11 +195,11 @@ json_on_test_start(struct iperf_test *test)
 	if (test->opt.role == 'c' || report_is_datagram(test))
 		add_buffer_sizes(test);
 	ts = report_json_test_start(test);
-	if (ts != NULL && (test->json_start == NULL ||
-	    !cJSON_AddItemToObject(test->json_start, "test_start", ts)))
+	if (ts != NULL && (test->run.json_start == NULL ||
+	    !cJSON_AddItemToObject(test->run.json_start, "test_start", ts)))
 		cJSON_Delete(ts);
-	if (test->opt.json_stream && test->json_start != NULL)
-		emit_event(test, "start", test->json_start);
+	if (test->opt.json_stream && test->run.json_start != NULL)
+		emit_event(test, "start", test->run.json_start);
 }
 
 /* json-stream without full output keeps no intervals, unless a server
@@ -220,8 +220,8 @@ json_interval(struct iperf_test *test)
 		return;
 	if (test->opt.json_stream)
 		emit_event(test, "interval", iv);
-	if (keep_intervals(test) && test->json_intervals != NULL &&
-	    cJSON_AddItemToArray(test->json_intervals, iv))
+	if (keep_intervals(test) && test->run.json_intervals != NULL &&
+	    cJSON_AddItemToArray(test->run.json_intervals, iv))
 		return;
 	cJSON_Delete(iv);
 }
@@ -231,19 +231,19 @@ json_summary(struct iperf_test *test)
 {
 	cJSON *end;
 
-	if (test->json_top == NULL)
+	if (test->run.json_top == NULL)
 		return;
 	end = report_json_end(test);
 	if (end == NULL)
 		return;
-	if (cJSON_GetObjectItemCaseSensitive(test->json_top, "end") != NULL) {
-		if (cJSON_ReplaceItemInObjectCaseSensitive(test->json_top,
+	if (cJSON_GetObjectItemCaseSensitive(test->run.json_top, "end") != NULL) {
+		if (cJSON_ReplaceItemInObjectCaseSensitive(test->run.json_top,
 		    "end", end)) {
-			test->json_end = end;
+			test->run.json_end = end;
 			return;
 		}
-	} else if (cJSON_AddItemToObject(test->json_top, "end", end)) {
-		test->json_end = end;
+	} else if (cJSON_AddItemToObject(test->run.json_top, "end", end)) {
+		test->run.json_end = end;
 		return;
 	}
 	cJSON_Delete(end);
@@ -255,59 +255,59 @@ add_trailer(struct iperf_test *test)
 {
 	cJSON *copy;
 
-	add_str(test->json_top, "title", test->settings.title);
-	add_str(test->json_top, "extra_data", test->settings.extra_data);
+	add_str(test->run.json_top, "title", test->settings.title);
+	add_str(test->run.json_top, "extra_data", test->settings.extra_data);
 	if (test->opt.role != 'c' || !test->settings.get_server_output)
 		return;
-	if (test->json_server_output != NULL) {
-		copy = cJSON_Duplicate(test->json_server_output, 1);
-		if (copy != NULL && !cJSON_AddItemToObject(test->json_top,
+	if (test->run.json_server_output != NULL) {
+		copy = cJSON_Duplicate(test->run.json_server_output, 1);
+		if (copy != NULL && !cJSON_AddItemToObject(test->run.json_top,
 		    "server_output_json", copy))
 			cJSON_Delete(copy);
 	}
-	add_str(test->json_top, "server_output_text",
-	    test->server_output_text);
+	add_str(test->run.json_top, "server_output_text",
+	    test->run.server_output_text);
 }
 
 static void
 emit_document(struct iperf_test *test)
 {
-	free(test->json_output_string);
-	test->json_output_string = cJSON_Print(test->json_top);
-	if (test->json_output_string != NULL)
-		emit_text(test, test->json_output_string);
+	free(test->run.json_output_string);
+	test->run.json_output_string = cJSON_Print(test->run.json_top);
+	if (test->run.json_output_string != NULL)
+		emit_text(test, test->run.json_output_string);
 }
 
 /* --json-stream closing events: error (first only), server output, end. */
 static void
 emit_closing_events(struct iperf_test *test)
 {
-	cJSON *err = cJSON_GetObjectItemCaseSensitive(test->json_top, "error");
+	cJSON *err = cJSON_GetObjectItemCaseSensitive(test->run.json_top, "error");
 	cJSON *empty = NULL;
 
 	if (err != NULL)
 		emit_event(test, "error", err);
 	if (test->opt.role == 'c' && test->settings.get_server_output) {
-		if (test->json_server_output != NULL)
+		if (test->run.json_server_output != NULL)
 			emit_event(test, "server_output_json",
-			    test->json_server_output);
-		else if (test->server_output_text != NULL) {
-			cJSON *t = cJSON_CreateString(test->server_output_text);
+			    test->run.json_server_output);
+		else if (test->run.server_output_text != NULL) {
+			cJSON *t = cJSON_CreateString(test->run.server_output_text);
 			if (t != NULL)
 				emit_event(test, "server_output_text", t);
 			cJSON_Delete(t);
 		}
 	}
-	if (test->json_end == NULL)
+	if (test->run.json_end == NULL)
 		empty = cJSON_CreateObject();
-	emit_event(test, "end", test->json_end != NULL ? test->json_end : empty);
+	emit_event(test, "end", test->run.json_end != NULL ? test->run.json_end : empty);
 	cJSON_Delete(empty);
 }
 
 static void
 json_finish(struct iperf_test *test)
 {
-	if (test->json_top == NULL)
+	if (test->run.json_top == NULL)
 		return;
 	if (test->opt.json_stream)
 		emit_closing_events(test);
@@ -321,12 +321,12 @@ json_error(struct iperf_test *test, const char *msg)
 {
 	cJSON *s;
 
-	if (test->json_top == NULL) {
+	if (test->run.json_top == NULL) {
 		report_text.error(test, msg);
 		return;
 	}
 	s = cJSON_CreateString(msg);
-	if (s != NULL && !cJSON_AddItemToObject(test->json_top, "error", s))
+	if (s != NULL && !cJSON_AddItemToObject(test->run.json_top, "error", s))
 		cJSON_Delete(s);
 }
 

@@ -4,12 +4,12 @@
  * the 3.21 key order (spec surface.md 3.3-3.5).  Pure: they read the test
  * and its streams and return a new cJSON tree (NULL on ENOMEM).
  */
+#include "addr.h"
 #include "config.h"
 
 #include <cjson/cJSON.h>
 
 #include "iperf.h"
-#include "net.h"
 #include "proto.h"
 #include "report_calc.h"
 #include "report_int.h"
@@ -73,8 +73,8 @@ report_json_connected(const struct iperf_stream *sp)
 	char lhost[64], rhost[64];
 	int lport = 0, rport = 0, err = 0;
 
-	net_format_addr(&sp->local_addr, lhost, sizeof(lhost), &lport);
-	net_format_addr(&sp->remote_addr, rhost, sizeof(rhost), &rport);
+	addr_format(&sp->local_addr, lhost, sizeof(lhost), &lport);
+	addr_format(&sp->remote_addr, rhost, sizeof(rhost), &rport);
 	report_json_num(o, "socket", sp->socket, &err);
 	report_json_str(o, "local_host", lhost, &err);
 	report_json_num(o, "local_port", lport, &err);
@@ -176,7 +176,7 @@ interval_totals(const struct iperf_test *test, int g,
 	t->bytes = t->jitter = 0;
 	t->retransmits = t->lost = t->packets = 0;
 	t->n = 0;
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		const struct interval_result *ir = sp->last_interval;
 
 		if (ir == NULL || !report_in_group(test, sp, g))
@@ -196,7 +196,7 @@ interval_totals(const struct iperf_test *test, int g,
 static cJSON *
 interval_sum(const struct iperf_test *test, int g)
 {
-	const struct interval_result *ir = test->streams->last_interval;
+	const struct interval_result *ir = test->run.streams->last_interval;
 	const struct iperf_stream *first = report_group_first(test, g);
 	struct interval_totals t;
 	cJSON *o = cJSON_CreateObject();
@@ -222,13 +222,13 @@ report_json_interval(struct iperf_test *test)
 	cJSON *o, *arr;
 	int err = 0;
 
-	if (test->streams == NULL || test->streams->last_interval == NULL)
+	if (test->run.streams == NULL || test->run.streams->last_interval == NULL)
 		return NULL;
 	o = cJSON_CreateObject();
 	arr = cJSON_AddArrayToObject(o, "streams");
 	if (arr == NULL)
 		err = 1;
-	for (sp = test->streams; sp != NULL && !err; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL && !err; sp = sp->next) {
 		cJSON *s;
 
 		if (sp->last_interval == NULL)

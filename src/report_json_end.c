@@ -134,7 +134,7 @@ end_streams(const struct iperf_test *test, cJSON *end, int *err)
 	const struct iperf_stream *sp;
 	double first_time = report_first_local_time(test);
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		cJSON *s = report_is_datagram(test) ? udp_stream(test, sp, err) :
 		    tcp_stream(test, sp, first_time, err);
 
@@ -230,9 +230,9 @@ cpu_and_congestion(const struct iperf_test *test, cJSON *end, int *err)
 	int last = report_group_count(test) - 1;
 
 	report_remote_cpu(test, remote);
-	report_json_num(cpu, "host_total", test->cpu_util[0], err);
-	report_json_num(cpu, "host_user", test->cpu_util[1], err);
-	report_json_num(cpu, "host_system", test->cpu_util[2], err);
+	report_json_num(cpu, "host_total", test->run.cpu_util[0], err);
+	report_json_num(cpu, "host_user", test->run.cpu_util[1], err);
+	report_json_num(cpu, "host_system", test->run.cpu_util[2], err);
 	report_json_num(cpu, "remote_total", remote[0], err);
 	report_json_num(cpu, "remote_user", remote[1], err);
 	report_json_num(cpu, "remote_system", remote[2], err);
@@ -255,7 +255,7 @@ report_json_end(struct iperf_test *test)
 	cJSON *end = cJSON_CreateObject();
 	int g, err = end == NULL;
 
-	if (test->streams == NULL)
+	if (test->run.streams == NULL)
 		return end;
 	end_streams(test, end, &err);
 	for (g = 0; g < report_group_count(test); g++) {

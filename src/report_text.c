@@ -3,13 +3,13 @@
  * interval rows (spec surface.md 2.4-2.6).  The end-of-test section is in
  * report_text_sum.c; line layouts are in report_rows.c.
  */
+#include "addr.h"
 #include "config.h"
 
 #include <stdio.h>
 
 #include "iperf.h"
 #include "iperf_time.h"
-#include "net.h"
 #include "proto.h"
 #include "report.h"
 #include "report_calc.h"
@@ -59,9 +59,9 @@ print_version(struct iperf_test *test)
 static void
 text_begin(struct iperf_test *test)
 {
-	test->start_wall_ms = 0;
-	test->header_printed = 0;
-	test->intervals_printed = 0;
+	test->run.start_wall_ms = 0;
+	test->run.header_printed = 0;
+	test->run.intervals_printed = 0;
 	if (test->opt.role == 'c' && test->opt.verbose)
 		print_version(test);
 }
@@ -94,9 +94,9 @@ print_time(struct iperf_test *test)
 static void
 print_connect_details(struct iperf_test *test)
 {
-	int mss = test->opt.role == 'c' ? test->ctrl_mss : 0;
+	int mss = test->opt.role == 'c' ? test->run.ctrl_mss : 0;
 
-	(void)iperf_printf(test, "      Cookie: %s\n", test->cookie);
+	(void)iperf_printf(test, "      Cookie: %s\n", test->run.cookie);
 	if (!report_is_datagram(test)) {
 		if (test->settings.mss > 0)
 			(void)iperf_printf(test, "      TCP MSS: %d\n",
@@ -128,7 +128,7 @@ text_on_connect(struct iperf_test *test)
 				test->opt.server_hostname : "");
 	} else {
 		(void)iperf_printf(test, "Accepted connection from %s, port %d\n",
-		    test->peer_host, test->peer_port);
+		    test->run.peer_host, test->run.peer_port);
 	}
 	if (test->opt.verbose)
 		print_connect_details(test);
@@ -141,8 +141,8 @@ text_on_new_stream(struct iperf_stream *sp)
 	char line[REPORT_LINE_LEN], lhost[64], rhost[64];
 	struct report_conn c = { sp->socket, lhost, 0, rhost, 0 };
 
-	net_format_addr(&sp->local_addr, lhost, sizeof(lhost), &c.lport);
-	net_format_addr(&sp->remote_addr, rhost, sizeof(rhost), &c.rport);
+	addr_format(&sp->local_addr, lhost, sizeof(lhost), &c.lport);
+	addr_format(&sp->remote_addr, rhost, sizeof(rhost), &c.rport);
 	(void)report_fmt_connected(line, sizeof(line), &c);
 	report_text_line(sp->test, line);
 }
@@ -227,13 +227,13 @@ sum_interval_row(struct iperf_test *test, int g)
 	char line[REPORT_LINE_LEN], role[REPORT_ROLE_LEN];
 	int n = 0;
 
-	if (first == NULL || test->streams->last_interval == NULL)
+	if (first == NULL || test->run.streams->last_interval == NULL)
 		return;
 	report_role_tag(test, first, role);
-	fill_row(test, test->streams->last_interval, &r);
+	fill_row(test, test->run.streams->last_interval, &r);
 	r.id = REPORT_SUM_ID;
 	r.role = role;
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		const struct interval_result *ir = sp->last_interval;
 
 		if (!report_in_group(test, sp, g) || ir == NULL)
@@ -263,25 +263,25 @@ text_interval(struct iperf_test *test)
 	struct iperf_stream *sp;
 	int g;
 
-	if (test->streams == NULL)
+	if (test->run.streams == NULL)
 		return;
-	if (!test->header_printed) {
+	if (!test->run.header_printed) {
 		(void)report_fmt_header(line, sizeof(line),
 		    interval_header(test), report_is_bidir(test));
 		report_text_line(test, line);
-		test->header_printed = 1;
+		test->run.header_printed = 1;
 	} else if (report_want_sums(test)) {
 		(void)report_fmt_separator(line, sizeof(line));
 		report_text_line(test, line);
 	}
 	for (g = 0; g < report_group_count(test); g++) {
-		for (sp = test->streams; sp != NULL; sp = sp->next)
+		for (sp = test->run.streams; sp != NULL; sp = sp->next)
 			if (report_in_group(test, sp, g))
 				stream_interval_row(test, sp);
 		if (report_want_sums(test))
 			sum_interval_row(test, g);
 	}
-	test->intervals_printed++;
+	test->run.intervals_printed++;
 	if (test->opt.forceflush)
 		report_flush(test);
 }
@@ -289,7 +289,7 @@ text_interval(struct iperf_test *test)
 static void
 text_finish(struct iperf_test *test)
 {
-	if (test->opt.role == 'c' && test->abort == ABORT_NONE) {
+	if (test->opt.role == 'c' && test->run.abort == ABORT_NONE) {
 		(void)iperf_printf(test, "\n");
 		(void)iperf_printf(test, "iperf Done.\n");
 	}

@@ -165,12 +165,12 @@ cpu_lines(struct iperf_test *test)
 	double remote[3];
 
 	report_remote_cpu(test, remote);
-	(void)report_fmt_cpu(line, sizeof(line), "sender", test->cpu_util,
+	(void)report_fmt_cpu(line, sizeof(line), "sender", test->run.cpu_util,
 	    "receiver", remote);
 	report_text_line(test, line);
 	if (!report_is_bidir(test))
 		return;
-	(void)report_fmt_cpu(line, sizeof(line), "receiver", test->cpu_util,
+	(void)report_fmt_cpu(line, sizeof(line), "receiver", test->run.cpu_util,
 	    "sender", remote);
 	report_text_line(test, line);
 }
@@ -204,15 +204,15 @@ server_output_block(struct iperf_test *test)
 
 	if (test->opt.role != 'c' || !test->settings.get_server_output)
 		return;
-	if (test->json_server_output != NULL) {
-		json = cJSON_Print(test->json_server_output);
+	if (test->run.json_server_output != NULL) {
+		json = cJSON_Print(test->run.json_server_output);
 		if (json == NULL)
 			return;
 		(void)iperf_printf(test, "\nServer JSON output:\n%s\n", json);
 		cJSON_free(json);
-	} else if (test->server_output_text != NULL) {
+	} else if (test->run.server_output_text != NULL) {
 		(void)iperf_printf(test, "\nServer output:\n%s\n",
-		    test->server_output_text);
+		    test->run.server_output_text);
 	}
 }
 
@@ -241,11 +241,11 @@ report_text_summary(struct iperf_test *test)
 	struct iperf_stream *sp;
 	int g;
 
-	if (test->streams == NULL)
+	if (test->run.streams == NULL)
 		return;
 	summary_header(test);
 	for (g = 0; g < report_group_count(test); g++) {
-		for (sp = test->streams; sp != NULL; sp = sp->next)
+		for (sp = test->run.streams; sp != NULL; sp = sp->next)
 			if (report_in_group(test, sp, g))
 				stream_rows(test, sp);
 		if (report_want_sums(test))

@@ -69,20 +69,21 @@ server_open_data_listener(struct iperf_test *test)
 	/* A --max-tests server's TCP streams come through its dispatcher. */
 	if (test->mrun != NULL && test->proto->adopt != NULL)
 		return server_multi_data_listener(test);
+	/* The transport may replace (or close) the listener: whichever is
+	 * there afterwards is watched again. */
+	server_unwatch_listener(test);
 	fd = test->proto->listen(test);
-
+	server_watch_listener(test);
 	if (fd == -1)
 		return -1;
 	/* start.sndbuf_actual/rcvbuf_actual: the listener the data streams
 	 * come from (with -w, the one re-made with the window), as 3.21. */
-	net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
+	net_get_bufsizes(fd, &test->run.sndbuf_actual, &test->run.rcvbuf_actual);
 	if (fd != test->listener) {
-		test->prot_listener = fd;
+		test->run.prot_listener = fd;
 		if (evloop_add_fd(test->loop, fd, EV_READ, server_data_listener_cb,
 			test) == -1)
 			return iperf_fail(test, IESTREAMLISTEN, errno);
-	} else {
-		server_watch_listener(test);
 	}
 	return 0;
 }
@@ -95,9 +96,9 @@ server_open_data_listener(struct iperf_test *test)
 static int
 server_refuse(struct iperf_test *test)
 {
-	(void)ctrl_send_state(test->ctrl_sck, ACCESS_DENIED);
-	test->state = ACCESS_DENIED;
-	test->refused = 1;
+	(void)ctrl_send_state(test->run.ctrl_sck, ACCESS_DENIED);
+	test->run.state = ACCESS_DENIED;
+	test->run.refused = 1;
 	server_end(test);
 	return 0;
 }
@@ -141,8 +142,8 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		test->on_connect(test);
 	else
 		test->reporter->on_connect(test);
-	test->streams_expected = test_total_streams(test);
-	test->streams_accepted = 0;
+	test->run.streams_expected = test_total_streams(test);
+	test->run.streams_accepted = 0;
 	if (session_send_state(test, CREATE_STREAMS) == -1)
 		return -1;
 	session_expect_state(test);
@@ -152,11 +153,11 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 static int
 server_on_cookie(struct iperf_test *test, const char *cookie)
 {
-	memcpy(test->cookie, cookie, IPERF_COOKIE_SIZE);
-	test->cookie[IPERF_COOKIE_SIZE - 1] = '\0';
+	memcpy(test->run.cookie, cookie, IPERF_COOKIE_SIZE);
+	test->run.cookie[IPERF_COOKIE_SIZE - 1] = '\0';
 	if (session_send_state(test, PARAM_EXCHANGE) == -1)
 		return -1;
-	test->ctrl_fail_code = IERECVPARAMS;
+	test->run.ctrl_fail_code = IERECVPARAMS;
 	session_expect_json(test, CTRL_PARAMS_MAX_BYTES);
 	return 0;
 }
@@ -166,9 +167,10 @@ server_on_cookie(struct iperf_test *test, const char *cookie)
 int
 server_streams_ready(struct iperf_test *test)
 {
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
+	if (test->run.prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->run.prot_listener);
 	}
+	server_unwatch_listener(test);
 	if (test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
 	if (test->mrun != NULL)
@@ -192,13 +194,13 @@ server_streams_ready(struct iperf_test *test)
 static int
 server_test_end(struct iperf_test *test)
 {
-	test->state = TEST_END;
+	test->run.state = TEST_END;
 	server_limits_stop(test);
 	session_collect_final(test);
 	test_close_stream_sockets(test);
 	if (session_send_state(test, EXCHANGE_RESULTS) == -1)
 		return -1;
-	test->ctrl_fail_code = IERECVRESULTS;
+	test->run.ctrl_fail_code = IERECVRESULTS;
 	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
 	return 0;
 }
@@ -220,9 +222,9 @@ server_on_results(struct iperf_test *test, const char *json, size_t len)
 static int
 server_on_json(struct iperf_test *test, const char *json, size_t len)
 {
-	if (test->state == PARAM_EXCHANGE)
+	if (test->run.state == PARAM_EXCHANGE)
 		return server_on_params(test, json, len);
-	if (test->state == EXCHANGE_RESULTS)
+	if (test->run.state == EXCHANGE_RESULTS)
 		return server_on_results(test, json, len);
 	return iperf_fail(test, IEMESSAGE, 0);
 }
@@ -238,7 +240,7 @@ server_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 static void
 server_partial_summary(struct iperf_test *test)
 {
-	if (test->state != TEST_RUNNING)
+	if (test->run.state != TEST_RUNNING)
 		return;
 	session_collect_final(test);
 	test->reporter->summary(test);
@@ -247,9 +249,9 @@ server_partial_summary(struct iperf_test *test)
 static int
 server_client_done(struct iperf_test *test)
 {
-	if (test->state != DISPLAY_RESULTS)
+	if (test->run.state != DISPLAY_RESULTS)
 		server_partial_summary(test);
-	test->state = IPERF_DONE;
+	test->run.state = IPERF_DONE;
 	server_end(test);
 	return 0;
 }
@@ -258,8 +260,8 @@ static int
 server_client_terminated(struct iperf_test *test)
 {
 	server_partial_summary(test);
-	test->state = CLIENT_TERMINATE;
-	test->abort = ABORT_PEER_TERM;
+	test->run.state = CLIENT_TERMINATE;
+	test->run.abort = ABORT_PEER_TERM;
 	test->reporter->error(test, "the client has terminated");
 	server_end(test);
 	return 0;
@@ -284,21 +286,21 @@ static const struct ctrl_transition server_fsm[] = {
 static void
 server_fail(struct iperf_test *test)
 {
-	int closed = test->err.code == IECTRLCLOSE;
+	int closed = test->run.err.code == IECTRLCLOSE;
 
-	if (test->done)
+	if (test->run.done)
 		return;
 	server_partial_summary(test);
 	if (closed) {
-		test->abort = ABORT_PEER_CLOSED;
+		test->run.abort = ABORT_PEER_CLOSED;
 		test->reporter->error(test,
 		    "the client has unexpectedly closed the connection");
 	} else {
-		test->abort = ABORT_ERROR;
-		if (test->ctrl_sck >= 0 && !test->ctrl_eof)
-			(void)ctrl_send_server_error(test->ctrl_sck,
-			    test->err.code, test->err.sys_errno);
-		if (test->err.code == IESERVERTESTDURATIONEXPIRED)
+		test->run.abort = ABORT_ERROR;
+		if (test->run.ctrl_sck >= 0 && !test->run.ctrl_eof)
+			(void)ctrl_send_server_error(test->run.ctrl_sck,
+			    test->run.err.code, test->run.err.sys_errno);
+		if (test->run.err.code == IESERVERTESTDURATIONEXPIRED)
 			test->reporter->error(test, "error - server test duration "
 			    "expired - test is terminated by the server");
 		else
@@ -313,11 +315,11 @@ server_interrupt(struct iperf_test *test)
 	char msg[128];
 	int sig = test->interrupt_sig;
 
-	if (test->ctrl_sck >= 0) {
+	if (test->run.ctrl_sck >= 0) {
 		server_partial_summary(test);
-		(void)ctrl_send_state(test->ctrl_sck, SERVER_TERMINATE);
+		(void)ctrl_send_state(test->run.ctrl_sck, SERVER_TERMINATE);
 	}
-	test->abort = ABORT_INTERRUPT;
+	test->run.abort = ABORT_INTERRUPT;
 	iperf_fail(test, IESERVERTERM, 0);
 	if (sig > 0)
 		(void)snprintf(msg, sizeof(msg),
@@ -358,29 +360,29 @@ server_check(struct iperf_test *test)
 	struct iperf_stream *sp;
 
 	server_expire_pending(test, now);
-	if (test->ctrl_sck < 0 || limit == 0)
+	if (test->run.ctrl_sck < 0 || limit == 0)
 		return;
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 
 		if (sp->sender)
 			continue;
 		stream_snapshot(sp, &l);
-		if (l.last_rx_us > test->progress_us)
-			test->progress_us = l.last_rx_us;
+		if (l.last_rx_us > test->run.progress_us)
+			test->run.progress_us = l.last_rx_us;
 	}
-	if (test->ctrl_activity_us > test->progress_us)
-		test->progress_us = test->ctrl_activity_us;
-	if (test->state == TEST_RUNNING && test->mode != MODE_RECEIVER &&
+	if (test->run.ctrl_activity_us > test->run.progress_us)
+		test->run.progress_us = test->run.ctrl_activity_us;
+	if (test->run.state == TEST_RUNNING && test->mode != MODE_RECEIVER &&
 	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
 		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
 		server_fail(test);
 		return;
 	}
-	if (test->state == TEST_RUNNING && test->mode == MODE_SENDER)
+	if (test->run.state == TEST_RUNNING && test->mode == MODE_SENDER)
 		return; /* nothing to receive */
-	if (now > test->progress_us && now - test->progress_us > limit) {
-		if (test->opt.verbose && test->state == TEST_RUNNING)
+	if (now > test->run.progress_us && now - test->run.progress_us > limit) {
+		if (test->opt.verbose && test->run.state == TEST_RUNNING)
 			server_verbose_restart(test);
 		iperf_fail(test, IENOMSG, 0);
 		server_fail(test);
@@ -418,13 +420,15 @@ server_end(struct iperf_test *test)
 	 * connections go away (it may still be writing to them). */
 	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US, SERVER_DRAIN_MAX_US);
 	test_close_stream_sockets(test);
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
-		close(test->prot_listener);
-		test->prot_listener = -1;
+	if (test->run.prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->run.prot_listener);
+		close(test->run.prot_listener);
+		test->run.prot_listener = -1;
 	}
-	if (test->listener_tuned && test->proto->listen_done != NULL)
+	if (test->run.listener_tuned && test->proto->listen_done != NULL) {
+		server_unwatch_listener(test);
 		test->proto->listen_done(test);
+	}
 	/* A --max-tests test keeps its wake-up fd until it is freed: the
 	 * dispatcher may still write it. */
 	if (test->mrun != NULL)
@@ -432,13 +436,13 @@ server_end(struct iperf_test *test)
 	else
 		session_close_wake(test);
 	affinity_restore(test);
-	test->capture_output = 0;
-	test->done = 1;
-	if (test->refused)
+	test->run.capture_output = 0;
+	test->run.done = 1;
+	if (test->run.refused)
 		return;
 	if (test->on_test_finish != NULL)
 		test->on_test_finish(test);
-	if (test->json_top != NULL || !test->opt.json_output)
+	if (test->run.json_top != NULL || !test->opt.json_output)
 		test->reporter->finish(test);
 }
 
@@ -476,10 +480,10 @@ server_listen(struct iperf_test *test)
 int
 server_open(struct iperf_test *test)
 {
-	test->sops = &server_ops;
+	test->run.sops = &server_ops;
 	test->opt.role = 's';
-	test->state = IPERF_START;
-	test->done = 0;
+	test->run.state = IPERF_START;
+	test->run.done = 0;
 	if (session_open(test) == -1 || server_listen(test) == -1 ||
 	    (test->opt.affinity >= 0 &&
 		affinity_pin(test, test->opt.affinity) == -1)) {
@@ -490,8 +494,8 @@ server_open(struct iperf_test *test)
 	}
 	server_announce(test);
 	server_watch_listener(test);
-	if (test->check_timer == NULL)
-		test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+	if (test->run.check_timer == NULL)
+		test->run.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
 	return 0;
 }
@@ -505,19 +509,19 @@ int
 server_serve_connection(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss, const char *cookie)
 {
-	test->sops = &server_ops;
+	test->run.sops = &server_ops;
 	test->opt.role = 's';
-	test->state = IPERF_START;
-	test->done = 0;
+	test->run.state = IPERF_START;
+	test->run.done = 0;
 	if (session_open(test) == -1 || session_open_wake(test) == -1) {
 		close(fd);
 		return -1;
 	}
-	test->check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+	test->run.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 	    USEC_PER_SEC, session_check_cb, test);
 	server_accept_control(test, fd, ss, cookie);
 	session_run(test);
-	return test->abort == ABORT_ERROR ? -1 : 0;
+	return test->run.abort == ABORT_ERROR ? -1 : 0;
 }
 
 int
@@ -538,9 +542,9 @@ server_run(struct iperf_test *test)
 		server_close_listener(test);
 		return 2;
 	}
-	if (test->abort == ABORT_INTERRUPT)
+	if (test->run.abort == ABORT_INTERRUPT)
 		return -1;
-	return test->abort == ABORT_ERROR ? -1 : 0;
+	return test->run.abort == ABORT_ERROR ? -1 : 0;
 }
 
 void

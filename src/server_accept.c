@@ -1,4 +1,5 @@
 /* server_accept.c - listeners, cookie checks and busy answers. */
+#include "addr.h"
 #include "config.h"
 
 #include <sys/types.h>
@@ -11,6 +12,7 @@
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
+#include "notes.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "net.h"
@@ -46,19 +48,19 @@ void
 server_accept_control(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss, const char *cookie)
 {
-	test->ctrl_sck = fd;
-	test->peer_addr = *ss;
-	net_format_addr(ss, test->peer_host, sizeof(test->peer_host),
-	    &test->peer_port);
-	test->mapped_v4 = net_is_mapped_v4(ss);
+	test->run.ctrl_sck = fd;
+	test->run.peer_addr = *ss;
+	addr_format(ss, test->run.peer_host, sizeof(test->run.peer_host),
+	    &test->run.peer_port);
+	test->mapped_v4 = addr_is_mapped_v4(ss);
 	(void)net_set_nodelay(fd);
-	test->capture_output = 1;
-	test->progress_us = evloop_now(test->loop);
+	test->run.capture_output = 1;
+	test->run.progress_us = evloop_now(test->loop);
 	server_limits_idle_stop(test);
 	test->reporter->begin(test);
 	if (session_attach_ctrl(test, server_session_ops()) == -1 ||
 	    test_tune_ctrl(test) == -1) {
-		test->sops->on_fail(test);
+		test->run.sops->on_fail(test);
 		return;
 	}
 	if (cookie == NULL) {
@@ -66,8 +68,8 @@ server_accept_control(struct iperf_test *test, int fd,
 		return;
 	}
 	/* The dispatcher of a --max-tests server read it already. */
-	if (test->sops->on_cookie(test, cookie) == -1)
-		test->sops->on_fail(test);
+	if (test->run.sops->on_cookie(test, cookie) == -1)
+		test->run.sops->on_fail(test);
 }
 
 static void
@@ -80,13 +82,28 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 	int ready = 0;
 	int fd = test->proto->accept(test, listen_fd, &ready);
 
+	note_flush(test);
+	/* A datagram transport turns its listener into the stream and
+	 * listens on a fresh socket (or none, if that failed). */
+	if (test->run.prot_listener != listen_fd && listen_fd != test->listener) {
+		evloop_del_fd(test->loop, listen_fd);
+		if (test->run.prot_listener >= 0 &&
+		    evloop_add_fd(test->loop, test->run.prot_listener, EV_READ,
+			server_data_listener_cb, test) == -1) {
+			if (fd >= 0)
+				close(fd);
+			(void)iperf_fail(test, IESTREAMLISTEN, errno);
+			test->run.sops->on_fail(test);
+			return;
+		}
+	}
 	if (fd == -1) {
-		test->err.code = 0; /* a failed candidate does not end the test */
+		test->run.err.code = 0; /* a failed candidate does not end the test */
 		return;
 	}
 	if (ready) {
 		if (server_add_stream(test, fd) == -1)
-			test->sops->on_fail(test);
+			test->run.sops->on_fail(test);
 		return;
 	}
 	pc = calloc(1, sizeof(*pc));
@@ -98,8 +115,8 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 	}
 	pc->fd = fd;
 	pc->start_us = evloop_now(test->loop);
-	pc->next = test->pending;
-	test->pending = pc;
+	pc->next = test->run.pending;
+	test->run.pending = pc;
 }
 
 static void
@@ -112,7 +129,7 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 
 	(void)loop;
 	(void)events;
-	if (test->state == CREATE_STREAMS && test->prot_listener < 0 &&
+	if (test->run.state == CREATE_STREAMS && test->run.prot_listener < 0 &&
 	    (test->proto->flags & PROTO_F_COOKIE)) {
 		accept_data_candidate(test, fd);
 		return;
@@ -120,7 +137,7 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	nfd = accept(fd, (struct sockaddr *)&ss, &len);
 	if (nfd == -1)
 		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
-	if (test->ctrl_sck >= 0 || test->done) {
+	if (test->run.ctrl_sck >= 0 || test->run.done) {
 		server_deny(nfd);
 		return;
 	}
@@ -145,7 +162,7 @@ server_unwatch_listener(struct iperf_test *test)
 static void
 unlink_pending(struct iperf_test *test, struct pending_conn *pc)
 {
-	struct pending_conn **pp = &test->pending;
+	struct pending_conn **pp = &test->run.pending;
 
 	while (*pp != NULL && *pp != pc)
 		pp = &(*pp)->next;
@@ -176,7 +193,7 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 
 	(void)loop;
 	(void)events;
-	for (pc = test->pending; pc != NULL && pc->fd != fd; pc = pc->next)
+	for (pc = test->run.pending; pc != NULL && pc->fd != fd; pc = pc->next)
 		;
 	if (pc == NULL)
 		return;
@@ -185,12 +202,12 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 		return;
 	unlink_pending(test, pc);
 	/* Compared as C strings, bounded to the cookie size (as peers do). */
-	if (n > 0 && test->state == CREATE_STREAMS &&
-	    strncmp((const char *)pc->buf, test->cookie, IPERF_COOKIE_SIZE) == 0 &&
+	if (n > 0 && test->run.state == CREATE_STREAMS &&
+	    strncmp((const char *)pc->buf, test->run.cookie, IPERF_COOKIE_SIZE) == 0 &&
 	    net_set_nonblocking(fd, 0) == 0) {
 		free(pc);
 		if (server_add_stream(test, fd) == -1)
-			test->sops->on_fail(test);
+			test->run.sops->on_fail(test);
 		return;
 	}
 	server_deny(fd);
@@ -200,7 +217,7 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 void
 server_expire_pending(struct iperf_test *test, uint64_t now_us)
 {
-	struct pending_conn *pc = test->pending, *next;
+	struct pending_conn *pc = test->run.pending, *next;
 
 	for (; pc != NULL; pc = next) {
 		next = pc->next;
@@ -215,8 +232,8 @@ server_expire_pending(struct iperf_test *test, uint64_t now_us)
 void
 server_drop_pending(struct iperf_test *test)
 {
-	while (test->pending != NULL) {
-		struct pending_conn *pc = test->pending;
+	while (test->run.pending != NULL) {
+		struct pending_conn *pc = test->run.pending;
 
 		unlink_pending(test, pc);
 		close(pc->fd);
@@ -232,7 +249,7 @@ server_data_listener_cb(struct evloop *loop, int fd, unsigned int events,
 
 	(void)loop;
 	(void)events;
-	if (test->state != CREATE_STREAMS)
+	if (test->run.state != CREATE_STREAMS)
 		return;
 	accept_data_candidate(test, fd);
 }
@@ -240,10 +257,10 @@ server_data_listener_cb(struct evloop *loop, int fd, unsigned int events,
 int
 server_add_stream(struct iperf_test *test, int fd)
 {
-	int index = test->streams_accepted;
+	int index = test->run.streams_accepted;
 	struct iperf_stream *sp;
 
-	if (index >= test->streams_expected) {
+	if (index >= test->run.streams_expected) {
 		server_deny(fd);
 		return 0;
 	}
@@ -258,14 +275,14 @@ server_add_stream(struct iperf_test *test, int fd)
 		return -1;
 	/* UDP: the first stream once -w is applied (it was the listener). */
 	if (index == 0 && (test->proto->flags & PROTO_F_DATAGRAM))
-		net_get_bufsizes(fd, &test->sndbuf_actual, &test->rcvbuf_actual);
+		net_get_bufsizes(fd, &test->run.sndbuf_actual, &test->run.rcvbuf_actual);
 	if (test->on_new_stream != NULL)
 		test->on_new_stream(sp);
 	else
 		test->reporter->on_new_stream(sp);
-	test->streams_accepted++;
-	test->progress_us = evloop_now(test->loop);
-	if (test->streams_accepted == test->streams_expected)
+	test->run.streams_accepted++;
+	test->run.progress_us = evloop_now(test->loop);
+	if (test->run.streams_accepted == test->run.streams_expected)
 		return server_streams_ready(test);
 	return 0;
 }

@@ -77,9 +77,9 @@ duration_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	test->safety_timer = NULL;
+	test->run.safety_timer = NULL;
 	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
-	test->sops->on_fail(test);
+	test->run.sops->on_fail(test);
 	return 0;
 }
 
@@ -105,9 +105,9 @@ arm_duration_timer(struct iperf_test *test)
 	}
 	if (d == 0)
 		return 0;
-	test->safety_timer = evloop_add_timer(test->loop, d, 0, duration_cb,
+	test->run.safety_timer = evloop_add_timer(test->loop, d, 0, duration_cb,
 	    test);
-	if (test->safety_timer == NULL)
+	if (test->run.safety_timer == NULL)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -119,7 +119,7 @@ total_bytes(struct iperf_test *test)
 	struct iperf_stream *sp;
 	uint64_t sum = 0;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 
 		stream_snapshot(sp, &l);
@@ -135,13 +135,13 @@ rate_cb(struct timer *t, uint64_t now_us, void *arg)
 	double bps;
 
 	(void)t;
-	if (!ratewin_add(&test->rate_window, now_us, total_bytes(test), &bps) ||
+	if (!ratewin_add(&test->run.rate_window, now_us, total_bytes(test), &bps) ||
 	    bps <= (double)test->opt.bitrate_limit)
 		return 1;
 	verbose_error(test, "Total throughput", bps);
-	test->rate_timer = NULL;
+	test->run.rate_timer = NULL;
 	iperf_fail(test, IETOTALRATE, 0);
-	test->sops->on_fail(test);
+	test->run.sops->on_fail(test);
 	return 0;
 }
 
@@ -164,12 +164,12 @@ arm_rate_timer(struct iperf_test *test)
 	if (test->opt.bitrate_limit_samples > 0) /* set through the API */
 		n = (uint64_t)test->opt.bitrate_limit_samples;
 	period = win_us / (n > 0 ? n : 1);
-	ratewin_init(&test->rate_window, win_us, period / 2);
-	(void)ratewin_add(&test->rate_window, evloop_now(test->loop),
+	ratewin_init(&test->run.rate_window, win_us, period / 2);
+	(void)ratewin_add(&test->run.rate_window, evloop_now(test->loop),
 	    total_bytes(test), &ignored);
-	test->rate_timer = evloop_add_timer(test->loop, period, period, rate_cb,
+	test->run.rate_timer = evloop_add_timer(test->loop, period, period, rate_cb,
 	    test);
-	if (test->rate_timer == NULL)
+	if (test->run.rate_timer == NULL)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -193,8 +193,8 @@ cancel(struct iperf_test *test, struct timer **t)
 void
 server_limits_stop(struct iperf_test *test)
 {
-	cancel(test, &test->safety_timer);
-	cancel(test, &test->rate_timer);
+	cancel(test, &test->run.safety_timer);
+	cancel(test, &test->run.rate_timer);
 }
 
 /* ---- idle ---------------------------------------------------------------- */
@@ -206,20 +206,20 @@ idle_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	test->idle_timer = NULL;
+	test->run.idle_timer = NULL;
 	test->idle_restarted = 1;
-	test->done = 1;
+	test->run.done = 1;
 	return 0;
 }
 
 int
 server_limits_idle_start(struct iperf_test *test)
 {
-	if (test->opt.idle_timeout_s <= 0 || test->idle_timer != NULL)
+	if (test->opt.idle_timeout_s <= 0 || test->run.idle_timer != NULL)
 		return 0;
-	test->idle_timer = evloop_add_timer(test->loop,
+	test->run.idle_timer = evloop_add_timer(test->loop,
 	    (uint64_t)test->opt.idle_timeout_s * USEC_PER_SEC, 0, idle_cb, test);
-	if (test->idle_timer == NULL)
+	if (test->run.idle_timer == NULL)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -227,7 +227,7 @@ server_limits_idle_start(struct iperf_test *test)
 void
 server_limits_idle_stop(struct iperf_test *test)
 {
-	cancel(test, &test->idle_timer);
+	cancel(test, &test->run.idle_timer);
 }
 
 void

@@ -1,5 +1,6 @@
 /* server_multi.c - a server that runs up to --max-tests tests at once
  * (see server_multi.h). */
+#include "addr.h"
 #include "config.h"
 
 #include <sys/types.h>
@@ -19,6 +20,7 @@
 
 #include "evloop.h"
 #include "iperf.h"
+#include "notes.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "net.h"
@@ -370,17 +372,6 @@ interrupt_all(struct server_multi *m, int sig)
 /* ---- admission ---------------------------------------------------------- */
 
 static int
-same_host(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
-{
-	char ha[64], hb[64];
-	int pa, pb;
-
-	net_format_addr(a, ha, sizeof(ha), &pa);
-	net_format_addr(b, hb, sizeof(hb), &pb);
-	return strcmp(ha, hb) == 0;
-}
-
-static int
 open_fds(void)
 {
 	DIR *d = opendir("/proc/self/fd");
@@ -408,7 +399,7 @@ slot_refusal(struct server_multi *m, struct multi_run *me, int threads)
 	if (m->active >= o->max_tests)
 		return "every test slot (--max-tests) is in use";
 	for (r = m->runs; r != NULL; r = r->next)
-		if (r != me && r->has_slot && same_host(&r->peer, &me->peer))
+		if (r != me && r->has_slot && addr_same_host(&r->peer, &me->peer))
 			same++;
 	if (o->max_tests_per_ip > 0 && same >= o->max_tests_per_ip)
 		return "this address has all its slots (--max-tests-per-ip)";
@@ -470,7 +461,7 @@ server_multi_admit(struct iperf_test *test)
 		return 0;
 	if (!test->opt.json_output)
 		(void)iperf_printf(test, "test from %s refused, the client "
-		    "is told the server is busy: %s\n", test->peer_host, why);
+		    "is told the server is busy: %s\n", test->run.peer_host, why);
 	return 1;
 }
 
@@ -479,8 +470,8 @@ server_multi_data_listener(struct iperf_test *test)
 {
 	struct server_multi *m = test->multi;
 
-	net_get_bufsizes(m->server->listener, &test->sndbuf_actual,
-	    &test->rcvbuf_actual);
+	net_get_bufsizes(m->server->listener, &test->run.sndbuf_actual,
+	    &test->run.rcvbuf_actual);
 	pthread_mutex_lock(&m->lock);
 	test->mrun->wants_data = 1;
 	pthread_mutex_unlock(&m->lock);
@@ -497,10 +488,10 @@ server_multi_setup_done(struct iperf_test *test)
 
 	/* The setup turn is given up with the port: a UDP test's spare
 	 * listening socket goes first. */
-	if (test->prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->prot_listener);
-		close(test->prot_listener);
-		test->prot_listener = -1;
+	if (test->run.prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->run.prot_listener);
+		close(test->run.prot_listener);
+		test->run.prot_listener = -1;
 	}
 	pthread_mutex_lock(&m->lock);
 	r->wants_data = 0;
@@ -522,7 +513,7 @@ server_multi_take_inbox(struct iperf_test *test)
 {
 	struct multi_run *r = test->mrun;
 	int fds[MULTI_INBOX_MAX];
-	int i, n;
+	int i, n, rc;
 
 	if (r == NULL)
 		return;
@@ -532,17 +523,19 @@ server_multi_take_inbox(struct iperf_test *test)
 	r->inbox_len = 0;
 	pthread_mutex_unlock(&test->multi->lock);
 	for (i = 0; i < n; i++) {
-		if (test->done || test->state != CREATE_STREAMS) {
+		if (test->run.done || test->run.state != CREATE_STREAMS) {
 			server_deny(fds[i]);
 			continue;
 		}
-		if (test->proto->adopt(test, fds[i]) == -1) {
+		rc = test->proto->adopt(test, fds[i]);
+		note_flush(test);
+		if (rc == -1) {
 			close(fds[i]);
-			test->sops->on_fail(test);
+			test->run.sops->on_fail(test);
 			continue;
 		}
 		if (server_add_stream(test, fds[i]) == -1)
-			test->sops->on_fail(test);
+			test->run.sops->on_fail(test);
 	}
 }
 
@@ -573,7 +566,7 @@ multi_open(struct server_multi *m)
 	    server_listen(s) == -1 ||
 	    evloop_add_fd(s->loop, s->listener, EV_READ, listener_cb, m) ==
 		-1) {
-		if (s->err.code == 0)
+		if (s->run.err.code == 0)
 			iperf_fail(s, IELISTEN, errno);
 		s->reporter->begin(s);
 		session_report_failure(s);
@@ -636,8 +629,8 @@ server_multi_run(struct iperf_test *s)
 	m->server = s;
 	s->multi = m;
 	s->opt.role = 's';
-	s->sops = NULL;
-	s->done = 0;
+	s->run.sops = NULL;
+	s->run.done = 0;
 	if (multi_open(m) == -1) {
 		rc = -2;
 		goto out;
@@ -671,7 +664,7 @@ server_multi_run(struct iperf_test *s)
 			(void)snprintf(msg, sizeof(msg),
 			    "interrupt - the server has terminated");
 		iperf_fail(s, IESERVERTERM, 0);
-		s->abort = ABORT_INTERRUPT;
+		s->run.abort = ABORT_INTERRUPT;
 		multi_close(m);
 		if (!s->opt.json_output)
 			s->reporter->error(s, msg);

@@ -14,6 +14,7 @@
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
+#include "notes.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "json.h"
@@ -31,14 +32,20 @@
 
 #define SESSION_MAX_WAIT_US (1000000ULL)
 
+static void check_interrupt(struct iperf_test *test);
+
 static void
 session_fail(struct iperf_test *test)
 {
-	if (test->sops != NULL && test->sops->on_fail != NULL)
-		test->sops->on_fail(test);
+	/* A wait the interrupt cut short (EINTR) is the interrupt. */
+	if (test->interrupted && !test->run.interrupt_handled &&
+	    test->run.err.sys_errno == EINTR) {
+		check_interrupt(test);
+		return;
+	}
+	if (test->run.sops != NULL && test->run.sops->on_fail != NULL)
+		test->run.sops->on_fail(test);
 }
-
-static void check_interrupt(struct iperf_test *test);
 
 static void
 wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
@@ -50,8 +57,8 @@ wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	(void)events;
 	test_drain_wake(test);
 	check_interrupt(test);
-	if (!test->done && test->sops != NULL && test->sops->on_wake != NULL)
-		test->sops->on_wake(test);
+	if (!test->run.done && test->run.sops != NULL && test->run.sops->on_wake != NULL)
+		test->run.sops->on_wake(test);
 }
 
 int
@@ -89,10 +96,10 @@ session_close_wake(struct iperf_test *test)
 static void
 check_interrupt(struct iperf_test *test)
 {
-	if (test->interrupted && !test->interrupt_handled) {
-		test->interrupt_handled = 1;
-		if (test->sops != NULL && test->sops->on_interrupt != NULL)
-			test->sops->on_interrupt(test);
+	if (test->interrupted && !test->run.interrupt_handled) {
+		test->run.interrupt_handled = 1;
+		if (test->run.sops != NULL && test->run.sops->on_interrupt != NULL)
+			test->run.sops->on_interrupt(test);
 	}
 }
 
@@ -101,9 +108,9 @@ check_interrupt(struct iperf_test *test)
 static void
 cancel_ctrl_timer(struct iperf_test *test)
 {
-	if (test->ctrl_timer != NULL)
-		evloop_cancel_timer(test->loop, test->ctrl_timer);
-	test->ctrl_timer = NULL;
+	if (test->run.ctrl_timer != NULL)
+		evloop_cancel_timer(test->loop, test->run.ctrl_timer);
+	test->run.ctrl_timer = NULL;
 }
 
 static int
@@ -113,8 +120,8 @@ ctrl_timer_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	test->ctrl_timer = NULL;
-	iperf_fail(test, test->ctrl_fail_code, 0);
+	test->run.ctrl_timer = NULL;
+	iperf_fail(test, test->run.ctrl_fail_code, 0);
 	session_fail(test);
 	return 0;
 }
@@ -127,36 +134,36 @@ arm_ctrl_timer(struct iperf_test *test, int progress)
 	uint64_t delay = IPERF_CTRL_FIRST_BYTE_US;
 
 	if (!progress)
-		test->ctrl_unit_start_us = now;
-	if (progress && test->ctrl_unit_start_us + IPERF_CTRL_TOTAL_US < now + delay)
-		delay = test->ctrl_unit_start_us + IPERF_CTRL_TOTAL_US > now ?
-		    test->ctrl_unit_start_us + IPERF_CTRL_TOTAL_US - now : 0;
-	if (test->ctrl_timer == NULL)
-		test->ctrl_timer = evloop_add_timer(test->loop, delay, 0,
+		test->run.ctrl_unit_start_us = now;
+	if (progress && test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US < now + delay)
+		delay = test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US > now ?
+		    test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US - now : 0;
+	if (test->run.ctrl_timer == NULL)
+		test->run.ctrl_timer = evloop_add_timer(test->loop, delay, 0,
 		    ctrl_timer_cb, test);
 	else
-		evloop_reset_timer(test->loop, test->ctrl_timer, delay);
+		evloop_reset_timer(test->loop, test->run.ctrl_timer, delay);
 }
 
 void
 session_expect_json(struct iperf_test *test, size_t cap)
 {
-	ctrl_expect(test->ctrl, CTRL_EXPECT_JSON, cap);
+	ctrl_expect(test->run.ctrl, CTRL_EXPECT_JSON, cap);
 	arm_ctrl_timer(test, 0);
 }
 
 void
 session_expect_cookie(struct iperf_test *test)
 {
-	test->ctrl_fail_code = IERECVCOOKIE;
-	ctrl_expect(test->ctrl, CTRL_EXPECT_COOKIE, CTRL_PARAMS_MAX_BYTES);
+	test->run.ctrl_fail_code = IERECVCOOKIE;
+	ctrl_expect(test->run.ctrl, CTRL_EXPECT_COOKIE, CTRL_PARAMS_MAX_BYTES);
 	arm_ctrl_timer(test, 0);
 }
 
 void
 session_expect_errints(struct iperf_test *test)
 {
-	ctrl_expect(test->ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	ctrl_expect(test->run.ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
 	arm_ctrl_timer(test, 0);
 }
 
@@ -164,15 +171,15 @@ void
 session_expect_state(struct iperf_test *test)
 {
 	cancel_ctrl_timer(test);
-	ctrl_expect(test->ctrl, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
+	ctrl_expect(test->run.ctrl, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
 }
 
 static int
 dispatch(struct iperf_test *test, struct ctrl_msg *m)
 {
-	const struct session_ops *ops = test->sops;
+	const struct session_ops *ops = test->run.sops;
 
-	test->ctrl_units++;
+	test->run.ctrl_units++;
 	switch (m->kind) {
 	case CTRL_MSG_STATE:
 		return session_step(test, m->state);
@@ -192,23 +199,23 @@ dispatch(struct iperf_test *test, struct ctrl_msg *m)
 static void
 fault_to_error(struct iperf_test *test)
 {
-	switch (ctrl_fault(test->ctrl)) {
+	switch (ctrl_fault(test->run.ctrl)) {
 	case CTRL_FAULT_EMPTY_JSON:
 	case CTRL_FAULT_TOO_BIG:
-		iperf_fail(test, test->ctrl_fail_code, 0);
+		iperf_fail(test, test->run.ctrl_fail_code, 0);
 		break;
 	case CTRL_FAULT_EOF:
 	case CTRL_FAULT_NONE:
 	default:
-		if (ctrl_expecting(test->ctrl) == CTRL_EXPECT_STATE ||
-		    ctrl_expecting(test->ctrl) == CTRL_EXPECT_NONE)
+		if (ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_STATE ||
+		    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_NONE)
 			iperf_fail(test, IECTRLCLOSE, 0);
 		else
-			iperf_fail(test, test->ctrl_fail_code, 0);
+			iperf_fail(test, test->run.ctrl_fail_code, 0);
 		break;
 	}
-	test->ctrl_eof = ctrl_fault(test->ctrl) == CTRL_FAULT_EOF ||
-	    test->ctrl_eof_seen;
+	test->run.ctrl_eof = ctrl_fault(test->run.ctrl) == CTRL_FAULT_EOF ||
+	    test->run.ctrl_eof_seen;
 }
 
 static void
@@ -217,8 +224,8 @@ process_ctrl(struct iperf_test *test)
 	struct ctrl_msg m;
 	int rc = 0;
 
-	while (!test->done && test->ctrl != NULL &&
-	    (rc = ctrl_next(test->ctrl, &m)) == 1) {
+	while (!test->run.done && test->run.ctrl != NULL &&
+	    (rc = ctrl_next(test->run.ctrl, &m)) == 1) {
 		int hr = dispatch(test, &m);
 		free(m.json);
 		if (hr == -1) {
@@ -226,10 +233,10 @@ process_ctrl(struct iperf_test *test)
 			return;
 		}
 	}
-	if (test->done || test->ctrl == NULL)
+	if (test->run.done || test->run.ctrl == NULL)
 		return;
-	if (rc == -1 || (test->ctrl_eof_seen &&
-			    ctrl_expecting(test->ctrl) == CTRL_EXPECT_NONE)) {
+	if (rc == -1 || (test->run.ctrl_eof_seen &&
+			    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_NONE)) {
 		fault_to_error(test);
 		session_fail(test);
 	}
@@ -242,19 +249,19 @@ ctrl_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	long n;
 
 	(void)events;
-	n = ctrl_fill(test->ctrl, fd, evloop_now(loop));
+	n = ctrl_fill(test->run.ctrl, fd, evloop_now(loop));
 	if (n == -1) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
 		iperf_fail(test, IECTRLREAD, errno);
-		test->ctrl_eof = 1;
+		test->run.ctrl_eof = 1;
 		session_fail(test);
 		return;
 	}
 	if (n == 0) {
-		test->ctrl_eof_seen = 1;
+		test->run.ctrl_eof_seen = 1;
 		evloop_del_fd(loop, fd);
-	} else if (ctrl_unit_in_progress(test->ctrl)) {
+	} else if (ctrl_unit_in_progress(test->run.ctrl)) {
 		arm_ctrl_timer(test, 1);
 	}
 	process_ctrl(test);
@@ -263,15 +270,15 @@ ctrl_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 int
 session_attach_ctrl(struct iperf_test *test, const struct session_ops *ops)
 {
-	test->sops = ops;
-	if (test->ctrl == NULL) {
-		test->ctrl = ctrl_new();
-		if (test->ctrl == NULL)
+	test->run.sops = ops;
+	if (test->run.ctrl == NULL) {
+		test->run.ctrl = ctrl_new();
+		if (test->run.ctrl == NULL)
 			return iperf_fail(test, IEINITTEST, ENOMEM);
 	}
-	if (net_set_nonblocking(test->ctrl_sck, 1) == -1)
+	if (net_set_nonblocking(test->run.ctrl_sck, 1) == -1)
 		return iperf_fail(test, IENONBLOCKING, errno);
-	if (evloop_add_fd(test->loop, test->ctrl_sck, EV_READ, ctrl_cb, test) ==
+	if (evloop_add_fd(test->loop, test->run.ctrl_sck, EV_READ, ctrl_cb, test) ==
 	    -1)
 		return iperf_fail(test, IEINITTEST, errno);
 	return 0;
@@ -281,39 +288,39 @@ void
 session_detach_ctrl(struct iperf_test *test)
 {
 	cancel_ctrl_timer(test);
-	if (test->ctrl_sck >= 0 && test->loop != NULL)
-		evloop_del_fd(test->loop, test->ctrl_sck);
+	if (test->run.ctrl_sck >= 0 && test->loop != NULL)
+		evloop_del_fd(test->loop, test->run.ctrl_sck);
 }
 
 int
 session_step(struct iperf_test *test, signed char state)
 {
-	const struct session_ops *ops = test->sops;
+	const struct session_ops *ops = test->run.sops;
 	size_t i;
 
 	report_debug(test, 3, "Reading new State - current state is %d, received %d",
-	    test->state, state);
+	    test->run.state, state);
 	for (i = 0; i < ops->table_len; i++) {
 		const struct ctrl_transition *tr = &ops->table[i];
 
 		if (tr->state != state)
 			continue;
-		if (tr->from != CTRL_ANY && tr->from != test->state)
+		if (tr->from != CTRL_ANY && tr->from != test->run.state)
 			continue;
 		return tr->enter(test);
 	}
-	test->last_bad_state = state;
+	test->run.last_bad_state = state;
 	return iperf_fail(test, IEMESSAGE, 0);
 }
 
 void
 session_run(struct iperf_test *test)
 {
-	while (!test->done) {
+	while (!test->run.done) {
 		/* A signal interrupts select() (EINTR) even without a wake-up
 		 * fd; the flag is checked after every pass. */
 		check_interrupt(test);
-		if (test->done)
+		if (test->run.done)
 			break;
 		if (evloop_run_once(test->loop, SESSION_MAX_WAIT_US) == -1) {
 			iperf_fail(test, IESELECT, errno);
@@ -331,7 +338,7 @@ session_run_until(struct iperf_test *test, session_until_fn *until,
 {
 	for (;;) {
 		check_interrupt(test);
-		if (test->done || until(test, arg))
+		if (test->run.done || until(test, arg))
 			break;
 		if (evloop_run_once(test->loop, SESSION_MAX_WAIT_US) == -1) {
 			iperf_fail(test, IESELECT, errno);
@@ -344,10 +351,10 @@ session_run_until(struct iperf_test *test, session_until_fn *until,
 int
 session_send_state(struct iperf_test *test, signed char state)
 {
-	test->state = state;
-	test->ctrl_activity_us = evloop_now(test->loop);
+	test->run.state = state;
+	test->run.ctrl_activity_us = evloop_now(test->loop);
 	report_debug(test, 3, "State change: State set to %d", state);
-	if (ctrl_send_state(test->ctrl_sck, state) == -1)
+	if (ctrl_send_state(test->run.ctrl_sck, state) == -1)
 		return iperf_fail(test, IESENDMESSAGE, errno);
 	return 0;
 }
@@ -365,19 +372,19 @@ timer_reset_at(struct iperf_test *test, struct timer *t, uint64_t at)
 static void
 omit_end(struct iperf_test *test, uint64_t now)
 {
-	test->omitting = 0;
+	test->run.omitting = 0;
 	stats_omit_end(test, now);
 	test_limit_rebase(test);
-	if (test->omit_timer != NULL)
-		evloop_cancel_timer(test->loop, test->omit_timer);
-	test->omit_timer = NULL;
+	if (test->run.omit_timer != NULL)
+		evloop_cancel_timer(test->loop, test->run.omit_timer);
+	test->run.omit_timer = NULL;
 	/* Restart the interval and end clocks from the same instant, the
 	 * interval timer first so that it runs first at equal deadlines. */
-	if (test->stats_timer != NULL)
-		timer_reset_at(test, test->stats_timer,
+	if (test->run.stats_timer != NULL)
+		timer_reset_at(test, test->run.stats_timer,
 		    now + (uint64_t)(test->opt.stats_interval * 1e6));
-	if (test->end_timer != NULL)
-		timer_reset_at(test, test->end_timer,
+	if (test->run.end_timer != NULL)
+		timer_reset_at(test, test->run.end_timer,
 		    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
 }
 
@@ -387,8 +394,8 @@ omit_cb(struct timer *t, uint64_t now_us, void *arg)
 	struct iperf_test *test = arg;
 
 	(void)t;
-	test->omit_timer = NULL;
-	if (test->omitting)
+	test->run.omit_timer = NULL;
+	if (test->run.omitting)
 		omit_end(test, now_us);
 	return 0;
 }
@@ -399,19 +406,19 @@ stats_cb(struct timer *t, uint64_t now_us, void *arg)
 	struct iperf_test *test = arg;
 
 	(void)t;
-	if (test->state != TEST_RUNNING)
+	if (test->run.state != TEST_RUNNING)
 		return 1;
 	/* The test ends at this very tick: the end handler takes the final
 	 * interval, so no tiny extra interval follows. */
-	if (test->end_timer != NULL && !test->end_timer->cancelled &&
-	    test->end_timer->deadline_us <= now_us)
+	if (test->run.end_timer != NULL && !test->run.end_timer->cancelled &&
+	    test->run.end_timer->deadline_us <= now_us)
 		return 1;
 	if (stats_sample(test, now_us, 0))
 		test->reporter->interval(test);
-	if (test->omitting && now_us + 1000 >= test->omit_end_us)
+	if (test->run.omitting && now_us + 1000 >= test->run.omit_end_us)
 		omit_end(test, now_us);
-	if (test->sops->on_tick != NULL)
-		test->sops->on_tick(test);
+	if (test->run.sops->on_tick != NULL)
+		test->run.sops->on_tick(test);
 	return 1;
 }
 
@@ -422,8 +429,9 @@ session_check_cb(struct timer *t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	if (test->sops->on_check != NULL)
-		test->sops->on_check(test);
+	note_flush(test); /* what the workers' transports noted */
+	if (test->run.sops->on_check != NULL)
+		test->run.sops->on_check(test);
 	return 1;
 }
 
@@ -434,29 +442,29 @@ session_start_measuring(struct iperf_test *test)
 	uint64_t ival = (uint64_t)(test->opt.stats_interval * 1e6);
 	uint64_t check = test->opt.role == 's' ? USEC_PER_SEC : 100000;
 
-	test->start_us = now;
+	test->run.start_us = now;
 	stats_start(test, now);
-	cpu_sample_now(&test->cpu_start);
+	cpu_sample_now(&test->run.cpu_start);
 	if (ival > 0) {
-		test->stats_timer = evloop_add_timer_at(test->loop, now + ival,
+		test->run.stats_timer = evloop_add_timer_at(test->loop, now + ival,
 		    ival, stats_cb, test);
-		if (test->stats_timer == NULL)
+		if (test->run.stats_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
 	if (test->settings.omit > 0) {
-		test->omitting = 1;
-		test->omit_end_us = now +
+		test->run.omitting = 1;
+		test->run.omit_end_us = now +
 		    (uint64_t)test->settings.omit * USEC_PER_SEC;
-		test->omit_timer = evloop_add_timer_at(test->loop,
-		    test->omit_end_us, 0, omit_cb, test);
-		if (test->omit_timer == NULL)
+		test->run.omit_timer = evloop_add_timer_at(test->loop,
+		    test->run.omit_end_us, 0, omit_cb, test);
+		if (test->run.omit_timer == NULL)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
-	if (test->check_timer != NULL)
+	if (test->run.check_timer != NULL)
 		return 0;
-	test->check_timer = evloop_add_timer(test->loop, check, check,
+	test->run.check_timer = evloop_add_timer(test->loop, check, check,
 	    session_check_cb, test);
-	if (test->check_timer == NULL)
+	if (test->run.check_timer == NULL)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -475,21 +483,22 @@ session_collect_final(struct iperf_test *test)
 	struct cpu_sample end;
 	char cc[64];
 
-	if (test->final_collected)
+	if (test->run.final_collected)
 		return;
-	test->final_collected = 1;
-	cancel_timer(test, &test->stats_timer);
-	cancel_timer(test, &test->omit_timer);
-	cancel_timer(test, &test->end_timer);
+	test->run.final_collected = 1;
+	cancel_timer(test, &test->run.stats_timer);
+	cancel_timer(test, &test->run.omit_timer);
+	cancel_timer(test, &test->run.end_timer);
 	stream_stop_workers(test, 0);
-	if (test->streams != NULL && test->start_us != 0 &&
+	note_flush(test);
+	if (test->run.streams != NULL && test->run.start_us != 0 &&
 	    stats_sample(test, evloop_now(test->loop), 1))
 		test->reporter->interval(test);
 	cpu_sample_now(&end);
-	cpu_util_between(&test->cpu_start, &end, test->cpu_util);
-	if (test->streams != NULL && (test->proto->flags & PROTO_F_CONGESTION) &&
-	    tcp_congestion_get(test->streams->socket, cc, sizeof(cc)) == 0)
-		(void)str_replace(&test->congestion_used, cc);
+	cpu_util_between(&test->run.cpu_start, &end, test->run.cpu_util);
+	if (test->run.streams != NULL && (test->proto->flags & PROTO_F_CONGESTION) &&
+	    tcp_congestion_get(test->run.streams->socket, cc, sizeof(cc)) == 0)
+		(void)str_replace(&test->run.congestion_used, cc);
 }
 
 int
@@ -510,7 +519,7 @@ session_send_results(struct iperf_test *test)
 	cJSON_Delete(doc);
 	if (txt == NULL)
 		return iperf_fail(test, IEPACKAGERESULTS, ENOMEM);
-	rc = ctrl_send_json(test->ctrl_sck, txt, strlen(txt));
+	rc = ctrl_send_json(test->run.ctrl_sck, txt, strlen(txt));
 	free(txt);
 	if (rc == -1)
 		return iperf_fail(test, IESENDRESULTS, errno);
@@ -541,7 +550,7 @@ session_report_failure(struct iperf_test *test)
 	char msg[512];
 	char line[600];
 
-	iperf_error_format(&test->err, msg, sizeof(msg));
+	iperf_error_format(&test->run.err, msg, sizeof(msg));
 	if (test->opt.json_output && test->opt.role == 'c')
 		test->reporter->error(test, msg);
 	else {
@@ -557,16 +566,16 @@ session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
 	uint64_t deadline, hard;
 	char buf[512];
 
-	if (test->ctrl_sck < 0)
+	if (test->run.ctrl_sck < 0)
 		return;
 	session_detach_ctrl(test);
-	(void)shutdown(test->ctrl_sck, SHUT_WR);
+	(void)shutdown(test->run.ctrl_sck, SHUT_WR);
 	/* timeout_us of silence ends the wait; a peer that keeps trickling
 	 * bytes is cut off after max_us in all. */
 	deadline = iperf_time_now_us() + timeout_us;
 	hard = iperf_time_now_us() + max_us;
-	while (!test->ctrl_eof) {
-		struct pollfd pfd = { .fd = test->ctrl_sck, .events = POLLIN };
+	while (!test->run.ctrl_eof) {
+		struct pollfd pfd = { .fd = test->run.ctrl_sck, .events = POLLIN };
 		uint64_t now = iperf_time_now_us();
 		ssize_t n;
 
@@ -575,14 +584,14 @@ session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
 		if (now >= deadline || poll(&pfd, 1,
 			(int)((deadline - now) / 1000) + 1) <= 0)
 			break;
-		n = recv(test->ctrl_sck, buf, sizeof(buf), 0);
+		n = recv(test->run.ctrl_sck, buf, sizeof(buf), 0);
 		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR))
 			break;
 		if (n > 0)
 			deadline = iperf_time_now_us() + timeout_us;
 	}
-	close(test->ctrl_sck);
-	test->ctrl_sck = -1;
-	ctrl_free(test->ctrl);
-	test->ctrl = NULL;
+	close(test->run.ctrl_sck);
+	test->run.ctrl_sck = -1;
+	ctrl_free(test->run.ctrl);
+	test->run.ctrl = NULL;
 }

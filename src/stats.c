@@ -31,7 +31,7 @@ stats_start(struct iperf_test *test, uint64_t now_us)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		stream_snapshot(sp, &sp->base_interval);
 		sp->base_omit = sp->base_interval;
 		restart_clocks(sp, now_us);
@@ -92,7 +92,7 @@ make_interval(struct iperf_test *test, struct iperf_stream *sp,
 	ir->end = (double)(now_us - sp->start_us) / 1e6;
 	ir->seconds = (float)((double)(now_us - sp->interval_start_us) / 1e6);
 	ir->bytes = now_live->bytes - b->bytes;
-	ir->omitted = test->omitting;
+	ir->omitted = test->run.omitting;
 	ir->packets = now_live->packets - b->packets;
 	ir->lost = now_live->lost - b->lost;
 	ir->ooo = now_live->ooo - b->ooo;
@@ -119,7 +119,7 @@ final_is_negligible(struct iperf_test *test, uint64_t now_us)
 	double limit = test->opt.stats_interval > 0 ?
 	    test->opt.stats_interval * 0.1 : 0.0;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 		double len = (double)(now_us - sp->interval_start_us) / 1e6;
 
@@ -136,7 +136,7 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 	struct iperf_stream *sp;
 	int keep = !(final && final_is_negligible(test, now_us));
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 
 		stream_snapshot(sp, &l);
@@ -160,7 +160,7 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		pthread_mutex_lock(&sp->lock);
 		if (test->proto->omit_reset != NULL)
 			test->proto->omit_reset(sp);

@@ -15,6 +15,7 @@
 #endif
 
 #include "iperf.h"
+#include "notes.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "pacer.h"
@@ -111,7 +112,7 @@ stream_free(struct iperf_stream *sp)
 void
 stream_add(struct iperf_test *test, struct iperf_stream *sp)
 {
-	struct iperf_stream **pp = &test->streams;
+	struct iperf_stream **pp = &test->run.streams;
 	int n = 0;
 
 	while (*pp != NULL) {
@@ -121,7 +122,7 @@ stream_add(struct iperf_test *test, struct iperf_stream *sp)
 	/* Wire ids: 1 for the first stream, then count + 2 (2 is unused). */
 	sp->id = n == 0 ? 1 : n + 2;
 	*pp = sp;
-	test->num_streams_total = n + 1;
+	test->run.num_streams_total = n + 1;
 }
 
 int
@@ -131,8 +132,11 @@ stream_setup(struct iperf_stream *sp)
 
 	if (stream_io_open(sp) == -1)
 		return -1;
-	if (p->stream_init != NULL && p->stream_init(sp) == -1)
+	if (p->stream_init != NULL && p->stream_init(sp) == -1) {
+		note_flush(sp->test);
 		return -1;
+	}
+	note_flush(sp->test);
 	return 0;
 }
 
@@ -141,7 +145,7 @@ stream_find(struct iperf_test *test, int id)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (sp->id == id)
 			return sp;
 	}
@@ -360,7 +364,7 @@ stream_start_workers(struct iperf_test *test)
 	sigfillset(&all);
 	if (pthread_sigmask(SIG_SETMASK, &all, &old) != 0)
 		return iperf_fail(test, IEPTHREADSIGMASK, errno);
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		atomic_store(&sp->stop, 0);
 		rc = pthread_create(&sp->thread, NULL, worker_main, sp);
 		if (rc != 0) {
@@ -379,7 +383,7 @@ stream_signal_stop(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		/* Set under the lock the sleeper checks it under: the wake-up
 		 * cannot fall between its check and its wait. */
 		pthread_mutex_lock(&sp->lock);
@@ -420,7 +424,7 @@ stream_stop_workers(struct iperf_test *test, int shut)
 	uint64_t deadline;
 
 	stream_signal_stop(test);
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started)
 			continue;
 		/* Wake a worker blocked in send/recv.  Without `shut` the peer
@@ -435,7 +439,7 @@ stream_stop_workers(struct iperf_test *test, int shut)
 		/* a -F receiver drains by itself (stream_io.h) */
 	}
 	deadline = iperf_time_now_us() + IPERF_JOIN_GRACE_US;
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (!sp->thread_started || join_until(sp, deadline) == 0)
 			continue;
 		/* Still blocked (a transport that ignored the half shutdown):
@@ -519,7 +523,7 @@ stream_any_send_stalled(struct iperf_test *test, uint64_t now_us,
 	int stalled = 0;
 
 	/* Every sender is looked at, so each keeps its baseline current. */
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (stream_send_stalled_us(sp, now_us) > limit_us)
 			stalled = 1;
 	}

@@ -158,7 +158,7 @@ stream_io_open(struct iperf_stream *sp)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	else
 		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-			(test->streams == sp ? O_TRUNC : 0), 0644);
+			(test->run.streams == sp ? O_TRUNC : 0), 0644);
 	if (fd == -1)
 		return iperf_fail(test, IEFILE, errno);
 	sp->io.file_fd = fd;

@@ -12,6 +12,9 @@
 #include <sys/eventfd.h>
 #endif
 
+#include <cjson/cJSON.h>
+
+#include "ctrl.h"
 #include "evloop.h"
 #include "ext.h"
 #include "iperf.h"
@@ -136,10 +139,10 @@ test_send_limit_reached(struct iperf_test *test)
 	if (s->bytes == 0 && s->blocks == 0)
 		return 0;
 	pthread_mutex_lock(&test->limit_lock);
-	if (s->bytes != 0 && test->limit_bytes - test->limit_base_bytes >= s->bytes)
+	if (s->bytes != 0 && test->run.limit_bytes - test->run.limit_base_bytes >= s->bytes)
 		reached = 1;
 	if (s->blocks != 0 &&
-	    test->limit_blocks - test->limit_base_blocks >= s->blocks)
+	    test->run.limit_blocks - test->run.limit_base_blocks >= s->blocks)
 		reached = 1;
 	pthread_mutex_unlock(&test->limit_lock);
 	return reached;
@@ -151,8 +154,8 @@ test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks)
 	if (test->settings.bytes == 0 && test->settings.blocks == 0)
 		return;
 	pthread_mutex_lock(&test->limit_lock);
-	test->limit_bytes += bytes;
-	test->limit_blocks += blocks;
+	test->run.limit_bytes += bytes;
+	test->run.limit_blocks += blocks;
 	pthread_mutex_unlock(&test->limit_lock);
 }
 
@@ -160,8 +163,8 @@ void
 test_limit_rebase(struct iperf_test *test)
 {
 	pthread_mutex_lock(&test->limit_lock);
-	test->limit_base_bytes = test->limit_bytes;
-	test->limit_base_blocks = test->limit_blocks;
+	test->run.limit_base_bytes = test->run.limit_bytes;
+	test->run.limit_base_blocks = test->run.limit_blocks;
 	pthread_mutex_unlock(&test->limit_lock);
 }
 
@@ -186,7 +189,7 @@ rx_evidence_take(struct iperf_test *test, struct rx_evidence *ev)
 
 	memset(ev, 0, sizeof(*ev));
 	/* Received totals are not reset at the end of the omit period. */
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 		uint64_t bytes, blocks;
 
@@ -255,7 +258,7 @@ test_close_stream_sockets(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->streams; sp != NULL; sp = sp->next) {
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (!sp->closed && !sp->thread_started) {
 			close(sp->socket);
 			sp->closed = 1; /* the number stays: reports show it */
@@ -266,23 +269,54 @@ test_close_stream_sockets(struct iperf_test *test)
 void
 test_free_streams(struct iperf_test *test)
 {
-	struct iperf_stream *sp = test->streams;
+	struct iperf_stream *sp = test->run.streams;
 
 	while (sp != NULL) {
 		struct iperf_stream *next = sp->next;
 		stream_free(sp);
 		sp = next;
 	}
-	test->streams = NULL;
-	test->num_streams_total = 0;
+	test->run.streams = NULL;
+	test->run.num_streams_total = 0;
+}
+
+void
+test_run_init(struct iperf_test *test)
+{
+	memset(&test->run, 0, sizeof(test->run));
+	test->run.ctrl_sck = -1;
+	test->run.prot_listener = -1;
+}
+
+void
+test_run_release(struct iperf_test *test)
+{
+	struct iperf_run *r = &test->run;
+
+	test_cancel_timers(test);
+	test_free_streams(test);
+	ctrl_free(r->ctrl);
+	r->ctrl = NULL;
+	if (r->ctrl_sck >= 0)
+		close(r->ctrl_sck);
+	if (r->prot_listener >= 0 && r->prot_listener != test->listener)
+		close(r->prot_listener);
+	cJSON_Delete(r->json_top);
+	cJSON_Delete(r->json_server_output);
+	free(r->server_output_text);
+	free(r->server_outbuf);
+	free(r->congestion_used);
+	free(r->remote_congestion_used);
+	free(r->json_output_string);
+	/* What is left is plain values; test_run_init() zeroes them. */
 }
 
 void
 test_cancel_timers(struct iperf_test *test)
 {
-	struct timer **timers[] = { &test->stats_timer, &test->omit_timer,
-		&test->end_timer, &test->check_timer, &test->ctrl_timer,
-		&test->safety_timer, &test->rate_timer, &test->idle_timer };
+	struct timer **timers[] = { &test->run.stats_timer, &test->run.omit_timer,
+		&test->run.end_timer, &test->run.check_timer, &test->run.ctrl_timer,
+		&test->run.safety_timer, &test->run.rate_timer, &test->run.idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
@@ -295,9 +329,9 @@ test_cancel_timers(struct iperf_test *test)
 int
 test_api_fail(struct iperf_test *test)
 {
-	error_publish(test->err.code);
+	error_publish(test->run.err.code);
 	/* iperf_strerror(i_errno) right after the call shows the cause. */
-	errno = test->err.sys_errno;
+	errno = test->run.err.sys_errno;
 	return -1;
 }
 
@@ -326,10 +360,10 @@ tune_ctrl_defaults(struct iperf_test *test)
 		ka.idle = IPERF_CTRL_KA_IDLE_S;
 		ka.intvl = IPERF_CTRL_KA_INTVL_S;
 		ka.cnt = IPERF_CTRL_KA_CNT;
-		if (net_set_keepalive(test->ctrl_sck, &ka) == 0)
+		if (net_set_keepalive(test->run.ctrl_sck, &ka) == 0)
 			report_keepalive(test, &ka, " (default; --no-cntl-ka: none)");
 	}
-	if (o->snd_timeout_set || net_set_user_timeout(test->ctrl_sck,
+	if (o->snd_timeout_set || net_set_user_timeout(test->run.ctrl_sck,
 				      IPERF_CTRL_USER_TIMEOUT_MS) == -1)
 		return;
 	if (o->verbose && !o->json_output)
@@ -355,7 +389,7 @@ test_tune_ctrl(struct iperf_test *test)
 	int step;
 
 	if (o->snd_timeout_ms > 0 &&
-	    net_set_user_timeout(test->ctrl_sck, o->snd_timeout_ms) == -1)
+	    net_set_user_timeout(test->run.ctrl_sck, o->snd_timeout_ms) == -1)
 		return iperf_fail(test, IESETUSERTIMEOUT, errno);
 	if (!o->cntl_ka) {
 		tune_ctrl_defaults(test);
@@ -364,9 +398,9 @@ test_tune_ctrl(struct iperf_test *test)
 	ka.idle = o->cntl_ka_idle;
 	ka.intvl = o->cntl_ka_intvl;
 	ka.cnt = o->cntl_ka_cnt;
-	step = net_set_keepalive(test->ctrl_sck, &ka);
+	step = net_set_keepalive(test->run.ctrl_sck, &ka);
 	if (step == 0)
-		step = net_get_keepalive(test->ctrl_sck, &ka);
+		step = net_get_keepalive(test->run.ctrl_sck, &ka);
 	if (step != 0)
 		return iperf_fail(test, codes[step], errno);
 	report_keepalive(test, &ka, "");

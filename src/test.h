@@ -47,6 +47,11 @@ void test_close_stream_sockets(struct iperf_test *test);
 /* Close and free all streams. */
 void test_free_streams(struct iperf_test *test);
 /* Cancel the test's timers. */
+/* A run's state (test->run): zeroed with no sockets, and released (every
+ * socket, timer, stream and buffer it owns; the loop must not be running
+ * the run's workers: stream_stop_workers first). */
+void test_run_init(struct iperf_test *test);
+void test_run_release(struct iperf_test *test);
 void test_cancel_timers(struct iperf_test *test);
 
 /* Options of the control socket, both roles: --snd-timeout

@@ -307,7 +307,7 @@ END_TEST
 START_TEST(set_state_sets_the_state)
 {
 	iperf_set_test_state(t, TEST_RUNNING);
-	ck_assert_int_eq(t->state, TEST_RUNNING);
+	ck_assert_int_eq(t->run.state, TEST_RUNNING);
 }
 END_TEST
 
@@ -594,7 +594,7 @@ START_TEST(send_state_over_a_socket)
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	iperf_set_control_socket(t, sv[0]);
 	ck_assert_int_eq(iperf_set_send_state(t, EXCHANGE_RESULTS), 0);
-	ck_assert_int_eq(t->state, EXCHANGE_RESULTS);
+	ck_assert_int_eq(t->run.state, EXCHANGE_RESULTS);
 	ck_assert_int_eq(read(sv[1], &b, 1), 1);
 	ck_assert_int_eq(b, EXCHANGE_RESULTS);
 	close(sv[1]);
@@ -619,7 +619,7 @@ START_TEST(streams_through_the_api)
 	ck_assert_int_eq(iperf_recv_mt(sp), -1);
 	ck_assert_int_eq(i_errno, IESTREAMREAD);
 	iperf_free_stream(sp);
-	ck_assert_ptr_null(t->streams);
+	ck_assert_ptr_null(t->run.streams);
 	close(sv[0]);
 	close(sv[1]);
 }

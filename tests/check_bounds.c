@@ -75,7 +75,7 @@ START_TEST(drain_is_capped_against_a_trickling_peer)
 	t.fd = sv[1];
 	atomic_init(&t.stop, 0);
 	ck_assert_int_eq(pthread_create(&th, NULL, trickle_main, &t), 0);
-	test->ctrl_sck = sv[0];
+	test->run.ctrl_sck = sv[0];
 	t0 = iperf_time_now_us();
 	/* A byte every 50 ms would re-arm a 300 ms idle wait forever. */
 	session_close_ctrl(test, 300000, 800000);
@@ -83,7 +83,7 @@ START_TEST(drain_is_capped_against_a_trickling_peer)
 	atomic_store(&t.stop, 1);
 	pthread_join(th, NULL);
 	close(sv[1]);
-	ck_assert_int_eq(test->ctrl_sck, -1);
+	ck_assert_int_eq(test->run.ctrl_sck, -1);
 	ck_assert_uint_ge(took, 700000);
 	ck_assert_uint_lt(took, 1500000);
 }
@@ -96,7 +96,7 @@ START_TEST(drain_ends_at_once_on_eof)
 
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	close(sv[1]);
-	test->ctrl_sck = sv[0];
+	test->run.ctrl_sck = sv[0];
 	t0 = iperf_time_now_us();
 	session_close_ctrl(test, 5000000, 10000000);
 	ck_assert_uint_lt(iperf_time_now_us() - t0, 500000);

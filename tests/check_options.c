@@ -198,10 +198,10 @@ START_TEST(reports_the_first_error)
 				  strstr(c->line, "--nstreams") != NULL))
 		return;
 	rc = parse(c->line);
-	ck_assert_msg(rc == -1 && test->err.code == c->code,
-	    "'%s': rc %d code %d, want code %d", c->line, rc, test->err.code,
+	ck_assert_msg(rc == -1 && test->run.err.code == c->code,
+	    "'%s': rc %d code %d, want code %d", c->line, rc, test->run.err.code,
 	    c->code);
-	ck_assert_int_eq(test->err.sys_errno, 0);
+	ck_assert_int_eq(test->run.err.sys_errno, 0);
 }
 END_TEST
 
@@ -210,12 +210,12 @@ START_TEST(quotes_the_bad_unit_text)
 	char buf[256];
 
 	ck_assert_int_eq(parse("-c h -b 10X/5"), -1);
-	iperf_error_format(&test->err, buf, sizeof(buf));
+	iperf_error_format(&test->run.err, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "invalid unit value or suffix: '10X'");
 	ck_assert_str_eq(iperf_strerror(IEUNITVAL),
 	    "invalid unit value or suffix: '10X'");
 	ck_assert_int_eq(parse("-c h -w 64x"), -1);
-	iperf_error_format(&test->err, buf, sizeof(buf));
+	iperf_error_format(&test->run.err, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "invalid unit value or suffix: '64x'");
 }
 END_TEST
@@ -556,7 +556,7 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(test->opt.xbind_count, 2);
 	ck_assert_str_eq(test->opt.xbind[1], "b");
 	if (!OPT_HAVE_SCTP)
-		ck_assert_int_eq(test->err.code, IEUNIMP);
+		ck_assert_int_eq(test->run.err.code, IEUNIMP);
 }
 END_TEST
 

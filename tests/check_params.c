@@ -277,7 +277,7 @@ static const struct range_case range_cases[] = {
 START_TEST(out_of_range_values_fail_with_their_code)
 {
 	ck_assert_int_eq(decode(range_cases[_i].json), -1);
-	ck_assert_int_eq(t->err.code, range_cases[_i].code);
+	ck_assert_int_eq(t->run.err.code, range_cases[_i].code);
 }
 END_TEST
 
@@ -286,7 +286,7 @@ START_TEST(huge_numbers_do_not_overflow)
 	ck_assert_int_eq(decode("{\"num\":1e15}"), 0);
 	ck_assert_uint_eq(t->settings.bytes, 1000000000000000ULL);
 	ck_assert_int_eq(decode("{\"num\":1e300}"), -1);
-	ck_assert_int_eq(t->err.code, IERECVPARAMS);
+	ck_assert_int_eq(t->run.err.code, IERECVPARAMS);
 }
 END_TEST
 
@@ -317,7 +317,7 @@ add_fake_streams(int n)
 		streams[i].socket = -1;
 		streams[i].next = i + 1 < n ? &streams[i + 1] : NULL;
 	}
-	t->streams = &streams[0];
+	t->run.streams = &streams[0];
 }
 
 static int
@@ -335,7 +335,7 @@ decode_results(const char *json)
 static void
 results_teardown(void)
 {
-	t->streams = NULL; /* static fakes */
+	t->run.streams = NULL; /* static fakes */
 	iperf_free_test(t);
 }
 
@@ -353,7 +353,7 @@ START_TEST(decodes_312_results_with_unsigned_minus_one)
 	ck_assert_uint_eq(streams[0].peer.bytes, 1048576);
 	ck_assert_double_eq(streams[0].peer.end_time, 2.000445);
 	ck_assert_int_eq(streams[0].peer.has_omitted_pair, 0);
-	ck_assert_str_eq(t->remote_congestion_used, "bbr");
+	ck_assert_str_eq(t->run.remote_congestion_used, "bbr");
 }
 END_TEST
 
@@ -402,7 +402,7 @@ START_TEST(rejects_results_with_missing_or_mistyped_keys)
 {
 	add_fake_streams(1);
 	ck_assert_int_eq(decode_results(bad_results[_i]), -1);
-	ck_assert_int_eq(t->err.code, IERECVRESULTS);
+	ck_assert_int_eq(t->run.err.code, IERECVRESULTS);
 }
 END_TEST
 
@@ -413,7 +413,7 @@ START_TEST(rejects_an_unknown_stream_id)
 	    "\"cpu_util_user\":1,\"cpu_util_system\":0,"
 	    "\"sender_has_retransmits\":0,\"streams\":[{\"id\":2,\"bytes\":1,"
 	    "\"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0}]}"), -1);
-	ck_assert_int_eq(t->err.code, IESTREAMID);
+	ck_assert_int_eq(t->run.err.code, IESTREAMID);
 }
 END_TEST
 

@@ -31,6 +31,8 @@ fx_init(struct fx *f, char role, enum fx_proto proto, int reverse, int bidir,
 	t->outfile = open_memstream(&f->buf, &f->len);
 	ck_assert_ptr_nonnull(t->outfile);
 	pthread_mutex_init(&t->print_lock, NULL);
+	t->out_lock = &t->print_lock;
+	pthread_mutex_init(&t->note_lock, NULL);
 	t->opt.role = role;
 	t->opt.unit_format = 'a';
 	t->opt.reporter_interval = 1.0;
@@ -60,7 +62,7 @@ fx_free(struct fx *f)
 	struct iperf_test *t = f->t;
 	struct iperf_stream *sp, *next;
 
-	for (sp = t->streams; sp != NULL; sp = next) {
+	for (sp = t->run.streams; sp != NULL; sp = next) {
 		struct interval_result *ir, *inext;
 
 		next = sp->next;
@@ -75,16 +77,17 @@ fx_free(struct fx *f)
 	free(t->opt.timestamp_format);
 	free(t->settings.title);
 	free(t->settings.extra_data);
-	free(t->congestion_used);
-	free(t->remote_congestion_used);
-	cJSON_Delete(t->json_top);
-	cJSON_Delete(t->json_server_output);
-	free(t->json_output_string);
-	free(t->server_output_text);
-	free(t->server_outbuf);
+	free(t->run.congestion_used);
+	free(t->run.remote_congestion_used);
+	cJSON_Delete(t->run.json_top);
+	cJSON_Delete(t->run.json_server_output);
+	free(t->run.json_output_string);
+	free(t->run.server_output_text);
+	free(t->run.server_outbuf);
 	fclose(t->outfile);
 	free(f->buf);
 	pthread_mutex_destroy(&t->print_lock);
+	pthread_mutex_destroy(&t->note_lock);
 	free(t);
 }
 
@@ -128,7 +131,7 @@ fx_stream(struct fx *f, int sock, int sender)
 	sp->peer.retransmits = -1;
 	set_addr(&sp->local_addr, 40000 + sock);
 	set_addr(&sp->remote_addr, 5201);
-	for (pp = &f->t->streams; *pp != NULL; pp = &(*pp)->next)
+	for (pp = &f->t->run.streams; *pp != NULL; pp = &(*pp)->next)
 		;
 	*pp = sp;
 	return sp;

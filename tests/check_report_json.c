@@ -51,12 +51,12 @@ tcp_client_start(struct fx *f)
 	t->opt.server_hostname = str_dup("127.0.0.1");
 	t->opt.server_port = 5410;
 	t->reporter->begin(t);
-	t->start_wall_ms = 1795312570955ULL;
-	str_copy(t->cookie, "dfdyih5rsutbtka2355bypd44zg4upbigx4o",
-	    sizeof(t->cookie));
-	t->ctrl_mss = 32768;
-	t->sndbuf_actual = 16384;
-	t->rcvbuf_actual = 131072;
+	t->run.start_wall_ms = 1795312570955ULL;
+	str_copy(t->run.cookie, "dfdyih5rsutbtka2355bypd44zg4upbigx4o",
+	    sizeof(t->run.cookie));
+	t->run.ctrl_mss = 32768;
+	t->run.sndbuf_actual = 16384;
+	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_connect(t);
 	sp = fx_stream(f, 5, 1);
 	fx_ports(sp, 40568, 5410);
@@ -70,7 +70,7 @@ START_TEST(client_start_object_matches_the_tcp_capture)
 	struct fx f;
 
 	(void)tcp_client_start(&f);
-	fx_assert_json(f.t->json_start, want_tcp_client_start);
+	fx_assert_json(f.t->run.json_start, want_tcp_client_start);
 	fx_free(&f);
 }
 END_TEST
@@ -86,7 +86,7 @@ START_TEST(client_intervals_match_the_tcp_capture)
 	tcpinfo(fx_interval(sp, 1.001088, 2.003611, 1.002523, 2132803584), 19,
 	    1440626, 21542912, 144, 151, 29);
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->json_intervals, want_tcp_client_intervals);
+	fx_assert_json(f.t->run.json_intervals, want_tcp_client_intervals);
 	ck_assert_str_eq(fx_out(&f), ""); /* nothing printed before finish */
 	fx_free(&f);
 }
@@ -105,7 +105,7 @@ START_TEST(udp_client_intervals_match_the_capture)
 	f.t->reporter->interval(f.t);
 	fx_interval(sp, 1.000731, 2.0015, 1.000769, 1245184)->packets = 38;
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->json_intervals, want_udp_client_intervals);
+	fx_assert_json(f.t->run.json_intervals, want_udp_client_intervals);
 	fx_free(&f);
 }
 END_TEST
@@ -123,18 +123,18 @@ udp_server_start(struct fx *f)
 	t->settings.rate = 10000000;
 	t->reporter->server_listening(t); /* no banner in JSON mode */
 	t->reporter->begin(t);
-	t->start_wall_ms = 1795312573623ULL;
+	t->run.start_wall_ms = 1795312573623ULL;
 	t->reporter->on_params(t);
-	str_copy(t->peer_host, "127.0.0.1", sizeof(t->peer_host));
-	t->peer_port = 42948;
-	str_copy(t->cookie, "cqodabeqkgvhudksizntkpsojfj435xoco7y",
-	    sizeof(t->cookie));
+	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
+	t->run.peer_port = 42948;
+	str_copy(t->run.cookie, "cqodabeqkgvhudksizntkpsojfj435xoco7y",
+	    sizeof(t->run.cookie));
 	t->reporter->on_connect(t);
 	sp = fx_stream(f, 5, 0);
 	fx_ports(sp, 5411, 56979);
 	t->reporter->on_new_stream(sp);
-	t->sndbuf_actual = 212992;
-	t->rcvbuf_actual = 212992;
+	t->run.sndbuf_actual = 212992;
+	t->run.rcvbuf_actual = 212992;
 	t->reporter->on_test_start(t);
 	return sp;
 }
@@ -144,7 +144,7 @@ START_TEST(udp_server_start_repeats_the_target_bitrate)
 	struct fx f;
 
 	(void)udp_server_start(&f);
-	fx_assert_json(f.t->json_start, want_udp_server_start);
+	fx_assert_json(f.t->run.json_start, want_udp_server_start);
 	ck_assert_str_eq(fx_out(&f), "");
 	fx_free(&f);
 }
@@ -164,7 +164,7 @@ START_TEST(udp_server_intervals_carry_jitter_and_loss)
 	ir->packets = 38;
 	ir->jitter = fx_ms_to_s(0.023191553287465111);
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->json_intervals, want_udp_server_intervals);
+	fx_assert_json(f.t->run.json_intervals, want_udp_server_intervals);
 	fx_free(&f);
 }
 END_TEST
@@ -180,21 +180,21 @@ START_TEST(tcp_server_start_puts_buffers_before_the_timestamp)
 	t = f.t;
 	t->settings.duration = 1;
 	t->reporter->begin(t);
-	t->start_wall_ms = 1795312746550ULL;
-	t->sndbuf_actual = 16384;
-	t->rcvbuf_actual = 131072;
+	t->run.start_wall_ms = 1795312746550ULL;
+	t->run.sndbuf_actual = 16384;
+	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_params(t);
-	str_copy(t->peer_host, "127.0.0.1", sizeof(t->peer_host));
-	t->peer_port = 51128;
-	str_copy(t->cookie, "etinpnajhwoeoqycyww6rrbgco7f6dgv55qj",
-	    sizeof(t->cookie));
-	t->ctrl_mss = 32768; /* the server always shows 0 */
+	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
+	t->run.peer_port = 51128;
+	str_copy(t->run.cookie, "etinpnajhwoeoqycyww6rrbgco7f6dgv55qj",
+	    sizeof(t->run.cookie));
+	t->run.ctrl_mss = 32768; /* the server always shows 0 */
 	t->reporter->on_connect(t);
 	sp = fx_stream(&f, 5, 0);
 	fx_ports(sp, 5473, 51136);
 	t->reporter->on_new_stream(sp);
 	t->reporter->on_test_start(t);
-	fx_assert_json(t->json_start, want_tcp_server_start);
+	fx_assert_json(t->run.json_start, want_tcp_server_start);
 	fx_free(&f);
 }
 END_TEST
@@ -212,10 +212,10 @@ START_TEST(error_document_keeps_duplicate_error_members)
 	t->opt.server_hostname = str_dup("127.0.0.1");
 	t->opt.server_port = 5491;
 	t->reporter->begin(t);
-	t->start_wall_ms = 1795313245810ULL;
-	str_copy(t->cookie, "ze3rbdggfihyrw3ioulyqggx7dojhtikuewp",
-	    sizeof(t->cookie));
-	t->ctrl_mss = 32768;
+	t->run.start_wall_ms = 1795313245810ULL;
+	str_copy(t->run.cookie, "ze3rbdggfihyrw3ioulyqggx7dojhtikuewp",
+	    sizeof(t->run.cookie));
+	t->run.ctrl_mss = 32768;
 	t->reporter->on_connect(t);
 	t->reporter->error(t, "SERVER ERROR - client's requested duration "
 	    "exceeds the server's maximum permitted limit");
@@ -223,8 +223,8 @@ START_TEST(error_document_keeps_duplicate_error_members)
 	    "server's maximum permitted limit");
 	t->reporter->finish(t);
 	want = fx_want(want_error_document);
-	ck_assert_ptr_nonnull(t->json_output_string);
-	fx_assert_text(t->json_output_string, want);
+	ck_assert_ptr_nonnull(t->run.json_output_string);
+	fx_assert_text(t->run.json_output_string, want);
 	ck_assert_uint_eq(strlen(fx_out(&f)), strlen(want) + 1);
 	ck_assert_int_eq(fx_out(&f)[strlen(want)], '\n');
 	free(want);
@@ -274,19 +274,19 @@ START_TEST(finish_appends_title_extra_data_and_server_output_in_order)
 	t->settings.title = str_dup("mytitle");
 	t->settings.extra_data = str_dup("hello_extra");
 	t->settings.get_server_output = 1;
-	t->json_server_output = cJSON_Parse("{\"start\":{}}");
-	t->server_output_text = str_dup("text\n");
+	t->run.json_server_output = cJSON_Parse("{\"start\":{}}");
+	t->run.server_output_text = str_dup("text\n");
 	t->reporter->error(t, "oops");
 	t->json_callback = capture_json;
 	t->reporter->finish(t);
-	ck_assert_str_eq(fx_keys(t->json_top, keys, sizeof(keys)),
+	ck_assert_str_eq(fx_keys(t->run.json_top, keys, sizeof(keys)),
 	    "start,intervals,end,error,title,extra_data,server_output_json,"
 	    "server_output_text");
 	ck_assert_int_eq(cb_calls, 1);
 	ck_assert_str_eq(fx_out(&f), "");
-	ck_assert_ptr_nonnull(t->json_output_string);
-	ck_assert_int_eq(strncmp(cb_buf, t->json_output_string,
-	    strlen(t->json_output_string)), 0);
+	ck_assert_ptr_nonnull(t->run.json_output_string);
+	ck_assert_int_eq(strncmp(cb_buf, t->run.json_output_string,
+	    strlen(t->run.json_output_string)), 0);
 	fx_free(&f);
 }
 END_TEST
@@ -321,12 +321,12 @@ START_TEST(json_stream_emits_start_interval_and_end_lines)
 	t->opt.server_hostname = str_dup("127.0.0.1");
 	t->opt.server_port = 5417;
 	t->reporter->begin(t);
-	t->start_wall_ms = 1795312590543ULL;
-	str_copy(t->cookie, "kgbjaocczri2u3dld7xlbu6yjwa4g3434cm5",
-	    sizeof(t->cookie));
-	t->ctrl_mss = 32768;
-	t->sndbuf_actual = 16384;
-	t->rcvbuf_actual = 131072;
+	t->run.start_wall_ms = 1795312590543ULL;
+	str_copy(t->run.cookie, "kgbjaocczri2u3dld7xlbu6yjwa4g3434cm5",
+	    sizeof(t->run.cookie));
+	t->run.ctrl_mss = 32768;
+	t->run.sndbuf_actual = 16384;
+	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_connect(t);
 	sp = fx_stream(&f, 5, 1);
 	fx_ports(sp, 41232, 5417);
@@ -349,14 +349,14 @@ START_TEST(json_stream_emits_start_interval_and_end_lines)
 	sp->rtt_samples = 2;
 	fx_peer(sp, 3460038656, 2.003058, -1);
 	t->peer_has_retransmits = -1;
-	t->cpu_util[0] = 28.742159092212216;
-	t->cpu_util[1] = 0;
-	t->cpu_util[2] = 28.742059374761613;
-	t->remote_cpu_util[0] = 66.2501085826741;
-	t->remote_cpu_util[1] = 2.2784888486841779;
-	t->remote_cpu_util[2] = 63.971420041715717;
-	t->congestion_used = str_dup("bbr");
-	t->remote_congestion_used = str_dup("bbr");
+	t->run.cpu_util[0] = 28.742159092212216;
+	t->run.cpu_util[1] = 0;
+	t->run.cpu_util[2] = 28.742059374761613;
+	t->run.remote_cpu_util[0] = 66.2501085826741;
+	t->run.remote_cpu_util[1] = 2.2784888486841779;
+	t->run.remote_cpu_util[2] = 63.971420041715717;
+	t->run.congestion_used = str_dup("bbr");
+	t->run.remote_congestion_used = str_dup("bbr");
 	t->reporter->summary(t);
 	t->reporter->finish(t);
 	want = fx_want(want_tcp_stream_lines);
@@ -364,8 +364,8 @@ START_TEST(json_stream_emits_start_interval_and_end_lines)
 	ck_assert_int_eq(fx_out(&f)[strlen(want) + 1], '\0');
 	f.buf[strlen(want)] = '\0'; /* the capture text has no final newline */
 	fx_assert_text(f.buf, want);
-	ck_assert_ptr_null(t->json_output_string);
-	ck_assert_int_eq(cJSON_GetArraySize(t->json_intervals), 0);
+	ck_assert_ptr_null(t->run.json_output_string);
+	ck_assert_int_eq(cJSON_GetArraySize(t->run.json_intervals), 0);
 	free(want);
 	fx_free(&f);
 }
@@ -403,7 +403,7 @@ START_TEST(json_stream_full_output_follows_the_end_line_with_the_document)
 	f.t->opt.json_stream = 1;
 	f.t->opt.json_stream_full_output = 1;
 	f.t->settings.get_server_output = 1;
-	f.t->server_output_text = str_dup("srv\n");
+	f.t->run.server_output_text = str_dup("srv\n");
 	f.t->reporter->begin(f.t);
 	f.t->reporter->finish(f.t);
 	static const char lines[] = "{\"event\":\"server_output_text\","
@@ -412,7 +412,7 @@ START_TEST(json_stream_full_output_follows_the_end_line_with_the_document)
 
 	out = fx_out(&f);
 	ck_assert_int_eq(strncmp(out, lines, strlen(lines)), 0);
-	ck_assert_ptr_nonnull(f.t->json_output_string);
+	ck_assert_ptr_nonnull(f.t->run.json_output_string);
 	ck_assert_ptr_nonnull(strstr(out, "\"server_output_text\":\t\"srv\\n\"\n}\n"));
 	fx_free(&f);
 }
@@ -431,7 +431,7 @@ START_TEST(json_stream_server_keeps_intervals_for_the_client)
 	sp = fx_stream(&f, 5, 0);
 	fx_interval(sp, 0, 1, 1, 1000);
 	f.t->reporter->interval(f.t);
-	ck_assert_int_eq(cJSON_GetArraySize(f.t->json_intervals), 1);
+	ck_assert_int_eq(cJSON_GetArraySize(f.t->run.json_intervals), 1);
 	ck_assert_ptr_nonnull(strstr(fx_out(&f), "{\"event\":\"interval\","
 	    "\"data\":{\"streams\":[{\"socket\":5,\"start\":0,\"end\":1,"
 	    "\"seconds\":1,\"bytes\":1000,\"bits_per_second\":8000,"

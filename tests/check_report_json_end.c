@@ -31,8 +31,8 @@ set_cpu(struct iperf_test *t, const double local[3], const double remote[3])
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		t->cpu_util[i] = local[i];
-		t->remote_cpu_util[i] = remote[i];
+		t->run.cpu_util[i] = local[i];
+		t->run.remote_cpu_util[i] = remote[i];
 	}
 }
 
@@ -56,8 +56,8 @@ summary_end(struct fx *f)
 	const cJSON *end;
 
 	f->t->reporter->summary(f->t);
-	end = cJSON_GetObjectItemCaseSensitive(f->t->json_top, "end");
-	ck_assert_ptr_eq(end, f->t->json_end);
+	end = cJSON_GetObjectItemCaseSensitive(f->t->run.json_top, "end");
+	ck_assert_ptr_eq(end, f->t->run.json_end);
 	ck_assert_str_eq(fx_out(f), "");
 	return end;
 }
@@ -80,8 +80,8 @@ START_TEST(tcp_client_end_matches_the_capture)
 	fx_peer(sp, 4353818624, 2.004041, -1);
 	f.t->peer_has_retransmits = -1;
 	set_cpu(f.t, local, remote);
-	f.t->congestion_used = str_dup("bbr");
-	f.t->remote_congestion_used = str_dup("bbr");
+	f.t->run.congestion_used = str_dup("bbr");
+	f.t->run.remote_congestion_used = str_dup("bbr");
 	fx_assert_json(summary_end(&f), want_tcp_client_end);
 	fx_free(&f);
 }
@@ -102,8 +102,8 @@ START_TEST(tcp_server_end_has_zero_peer_halves)
 	fx_peer(sp, 1774977024, 1.001378, 28);
 	f.t->peer_has_retransmits = 1;
 	set_cpu(f.t, local, remote);
-	f.t->congestion_used = str_dup("bbr");
-	f.t->remote_congestion_used = str_dup("cubic");
+	f.t->run.congestion_used = str_dup("bbr");
+	f.t->run.remote_congestion_used = str_dup("cubic");
 	fx_assert_json(summary_end(&f), want_tcp_server_end);
 	fx_free(&f);
 }
@@ -125,8 +125,8 @@ START_TEST(tcp_reverse_client_end_takes_sender_figures_from_the_peer)
 	fx_peer(sp, 3400794112, 2.00555, 19);
 	f.t->peer_has_retransmits = 1;
 	set_cpu(f.t, local, remote);
-	f.t->congestion_used = str_dup("bbr");
-	f.t->remote_congestion_used = str_dup("bbr");
+	f.t->run.congestion_used = str_dup("bbr");
+	f.t->run.remote_congestion_used = str_dup("bbr");
 	fx_assert_json(summary_end(&f), want_tcp_reverse_end);
 	fx_free(&f);
 }
@@ -153,8 +153,8 @@ START_TEST(tcp_bidir_client_end_adds_reverse_sums)
 	fx_peer(rx, 1802502144, 2.005572, 16);
 	f.t->peer_has_retransmits = 1;
 	set_cpu(f.t, local, remote);
-	f.t->congestion_used = str_dup("bbr");
-	f.t->remote_congestion_used = str_dup("bbr");
+	f.t->run.congestion_used = str_dup("bbr");
+	f.t->run.remote_congestion_used = str_dup("bbr");
 	fx_assert_json(summary_end(&f), want_tcp_bidir_end);
 	fx_free(&f);
 }
@@ -245,7 +245,7 @@ START_TEST(parallel_tcp_end_lists_every_stream_then_the_sums)
 	json_mode(&f);
 	fx_final(fx_stream(&f, 5, 1), 2.0, 100);
 	fx_final(fx_stream(&f, 7, 1), 2.0, 200);
-	f.t->congestion_used = str_dup("cubic");
+	f.t->run.congestion_used = str_dup("cubic");
 	end = summary_end(&f);
 	ck_assert_str_eq(fx_keys(end, keys, sizeof(keys)), "streams,sum_sent,"
 	    "sum_received,cpu_utilization_percent,sender_tcp_congestion");
@@ -273,7 +273,7 @@ START_TEST(file_transfer_adds_a_diskfile_object_between_halves)
 	f.t->opt.diskfile_name = str_dup("/path/to/file50M.bin");
 	f.t->diskfile_size = 50000000;
 	fx_final(fx_stream(&f, 5, 1), 1.0, 50000000);
-	fx_peer(f.t->streams, 49898645, 1.0, -1);
+	fx_peer(f.t->run.streams, 49898645, 1.0, -1);
 	s = cJSON_GetArrayItem(cJSON_GetObjectItem(summary_end(&f), "streams"),
 	    0);
 	ck_assert_str_eq(fx_keys(s, keys, sizeof(keys)),

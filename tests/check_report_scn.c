@@ -52,8 +52,8 @@ fx_server_start(struct fx *f, int port, int cport, int dport)
 
 	t->opt.server_port = port;
 	t->server_test_number = 1;
-	str_copy(t->peer_host, "127.0.0.1", sizeof(t->peer_host));
-	t->peer_port = cport;
+	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
+	t->run.peer_port = cport;
 	t->reporter->server_listening(t);
 	t->reporter->begin(t);
 	t->reporter->on_params(t);
@@ -92,7 +92,7 @@ fx_run(struct fx *f, const struct fx_iv *ivs, int n)
 	int k, i;
 
 	for (k = 0; k < n; k++) {
-		struct iperf_stream *sp = f->t->streams;
+		struct iperf_stream *sp = f->t->run.streams;
 
 		for (i = 0; sp != NULL; sp = sp->next, i++) {
 			struct interval_result *ir = fx_interval(sp,
@@ -115,7 +115,7 @@ fx_run(struct fx *f, const struct fx_iv *ivs, int n)
 void
 fx_end_setup(struct fx *f, const struct fx_ends *e)
 {
-	struct iperf_stream *sp = f->t->streams;
+	struct iperf_stream *sp = f->t->run.streams;
 	int i;
 
 	for (i = 0; sp != NULL; sp = sp->next, i++) {

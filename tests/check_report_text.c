@@ -106,10 +106,10 @@ static void
 verbose_setup(struct fx *f)
 {
 	f->t->opt.verbose = 1;
-	f->t->start_wall_ms = 1795312544000ULL;
-	str_copy(f->t->cookie, "nm6w3sui6gzxupes6qm5sivefproluadofm5",
-	    sizeof(f->t->cookie));
-	f->t->congestion_used = str_dup("bbr");
+	f->t->run.start_wall_ms = 1795312544000ULL;
+	str_copy(f->t->run.cookie, "nm6w3sui6gzxupes6qm5sivefproluadofm5",
+	    sizeof(f->t->run.cookie));
+	f->t->run.congestion_used = str_dup("bbr");
 }
 
 START_TEST(verbose_server_prints_time_cookie_and_unavailable_sender)
@@ -120,10 +120,10 @@ START_TEST(verbose_server_prints_time_cookie_and_unavailable_sender)
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
 	verbose_setup(&f);
-	str_copy(f.t->peer_host, "127.0.0.1", sizeof(f.t->peer_host));
-	f.t->peer_port = 44132;
+	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
+	f.t->run.peer_port = 44132;
 	f.t->reporter->begin(f.t);
-	f.t->start_wall_ms = 1795312544000ULL;
+	f.t->run.start_wall_ms = 1795312544000ULL;
 	f.t->reporter->on_params(f.t);
 	f.t->reporter->on_connect(f.t);
 	sp = fx_stream(&f, 5, 0);
@@ -192,11 +192,11 @@ START_TEST(verbose_client_prints_connect_details_cpu_and_congestion)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	verbose_setup(&f);
-	f.t->ctrl_mss = 32768;
+	f.t->run.ctrl_mss = 32768;
 	f.t->opt.server_hostname = str_dup("127.0.0.1");
 	f.t->opt.server_port = 5402;
 	f.t->reporter->begin(f.t);
-	f.t->start_wall_ms = 1795312544000ULL;
+	f.t->run.start_wall_ms = 1795312544000ULL;
 	f.t->reporter->on_connect(f.t);
 	sp = fx_stream(&f, 5, 1);
 	fx_ports(sp, 44134, 5402);
@@ -210,13 +210,13 @@ START_TEST(verbose_client_prints_connect_details_cpu_and_congestion)
 	sp->retransmits = 6;
 	fx_peer(sp, 4042640651, 2.0, -1);
 	f.t->peer_has_retransmits = -1;
-	f.t->cpu_util[0] = 31.5;
-	f.t->cpu_util[1] = 0.8;
-	f.t->cpu_util[2] = 30.7;
-	f.t->remote_cpu_util[0] = 73.3;
-	f.t->remote_cpu_util[1] = 1.0;
-	f.t->remote_cpu_util[2] = 72.3;
-	f.t->remote_congestion_used = str_dup("bbr");
+	f.t->run.cpu_util[0] = 31.5;
+	f.t->run.cpu_util[1] = 0.8;
+	f.t->run.cpu_util[2] = 30.7;
+	f.t->run.remote_cpu_util[0] = 73.3;
+	f.t->run.remote_cpu_util[1] = 1.0;
+	f.t->run.remote_cpu_util[2] = 72.3;
+	f.t->run.remote_congestion_used = str_dup("bbr");
 	fx_finish(&f);
 	get_system_info(info, sizeof(info));
 	(void)snprintf(want, sizeof(want), "iperf 3.21 (iperf3-compat " PACKAGE_VERSION ")\n%s\n%s", info,
@@ -279,8 +279,8 @@ START_TEST(verbose_udp_connect_has_no_mss_line)
 	fx_init(&f, 's', FX_UDP, 0, 0, 1);
 	verbose_setup(&f);
 	f.t->settings.rate = 10000000;
-	str_copy(f.t->peer_host, "127.0.0.1", sizeof(f.t->peer_host));
-	f.t->peer_port = 47982;
+	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
+	f.t->run.peer_port = 47982;
 	f.t->reporter->on_connect(f.t);
 	fx_assert_text(fx_out(&f),
 	    "Time: Sun, 22 Nov 2026 01:55:44 GMT\n"

@@ -100,7 +100,7 @@ START_TEST(interrupted_client_shows_an_empty_receiver_and_no_done)
 	fx_tick(&f);
 	fx_final(sp, 2.5, 5068061408);
 	sp->retransmits = 2;
-	f.t->abort = ABORT_INTERRUPT;
+	f.t->run.abort = ABORT_INTERRUPT;
 	fx_finish(&f);
 	fx_assert_text(strstr(fx_out(&f), "[ ID]"),
 	    LINE_HDR_CWND
@@ -172,9 +172,9 @@ START_TEST(server_captures_its_report_lines_for_the_client)
 	f.t->opt.server_port = 5423;
 	f.t->server_test_number = 1;
 	f.t->reporter->server_listening(f.t);
-	f.t->capture_output = 1; /* the core starts capturing after it */
-	str_copy(f.t->peer_host, "127.0.0.1", sizeof(f.t->peer_host));
-	f.t->peer_port = 34424;
+	f.t->run.capture_output = 1; /* the core starts capturing after it */
+	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
+	f.t->run.peer_port = 34424;
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_connect(f.t);
 	sp = fx_stream(&f, 5, 0);
@@ -186,8 +186,8 @@ START_TEST(server_captures_its_report_lines_for_the_client)
 	fx_tick(&f);
 	fx_final(sp, 1.0, 2276107180);
 	fx_finish(&f);
-	ck_assert_ptr_nonnull(f.t->server_outbuf);
-	fx_assert_text(f.t->server_outbuf, GSO_SERVER_TEXT);
+	ck_assert_ptr_nonnull(f.t->run.server_outbuf);
+	fx_assert_text(f.t->run.server_outbuf, GSO_SERVER_TEXT);
 	fx_free(&f);
 }
 END_TEST
@@ -199,7 +199,7 @@ START_TEST(client_appends_the_server_output_block)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.get_server_output = 1;
-	f.t->server_output_text = str_dup(GSO_SERVER_TEXT);
+	f.t->run.server_output_text = str_dup(GSO_SERVER_TEXT);
 	sp = fx_client_start(&f, 5423, 34428);
 	fx_cw(fx_interval(sp, 0, 1, 1, 2276107180), 1, 2.12 * MIB);
 	fx_tick(&f);
@@ -235,7 +235,7 @@ START_TEST(server_output_block_gets_one_title_prefix)
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.title = str_dup("tt");
 	f.t->settings.get_server_output = 1;
-	f.t->server_output_text = str_dup("line one\nline two\n");
+	f.t->run.server_output_text = str_dup("line one\nline two\n");
 	sp = fx_stream(&f, 5, 1);
 	fx_final(sp, 1.0, 1000);
 	fx_peer(sp, 1000, 1.0, -1);
@@ -253,7 +253,7 @@ START_TEST(client_prints_a_json_server_output_block)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.get_server_output = 1;
-	f.t->json_server_output = cJSON_Parse("{\"start\":{\"a\":1}}");
+	f.t->run.json_server_output = cJSON_Parse("{\"start\":{\"a\":1}}");
 	sp = fx_stream(&f, 5, 1);
 	fx_final(sp, 1.0, 1000);
 	fx_peer(sp, 1000, 1.0, -1);

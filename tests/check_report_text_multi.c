@@ -39,10 +39,10 @@ START_TEST(bidir_client_prints_tx_and_rx_groups)
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_connect(f.t);
 	fx_streams(&f, socks, 2);
-	fx_ports(f.t->streams, 43062, 5404);
-	fx_ports(f.t->streams->next, 43072, 5404);
-	f.t->reporter->on_new_stream(f.t->streams);
-	f.t->reporter->on_new_stream(f.t->streams->next);
+	fx_ports(f.t->run.streams, 43062, 5404);
+	fx_ports(f.t->run.streams->next, 43072, 5404);
+	f.t->reporter->on_new_stream(f.t->run.streams);
+	f.t->reporter->on_new_stream(f.t->run.streams->next);
 	fx_run(&f, bidir_client_iv, 2);
 	f.t->peer_has_retransmits = 1;
 	e.s[0].bytes = 3591669085;
@@ -134,14 +134,14 @@ static void
 cpu(struct iperf_test *t, double a, double b, double c, double ra, double rb,
     double rc)
 {
-	t->cpu_util[0] = a;
-	t->cpu_util[1] = b;
-	t->cpu_util[2] = c;
-	t->remote_cpu_util[0] = ra;
-	t->remote_cpu_util[1] = rb;
-	t->remote_cpu_util[2] = rc;
-	t->congestion_used = str_dup("bbr");
-	t->remote_congestion_used = str_dup("bbr");
+	t->run.cpu_util[0] = a;
+	t->run.cpu_util[1] = b;
+	t->run.cpu_util[2] = c;
+	t->run.remote_cpu_util[0] = ra;
+	t->run.remote_cpu_util[1] = rb;
+	t->run.remote_cpu_util[2] = rc;
+	t->run.congestion_used = str_dup("bbr");
+	t->run.remote_congestion_used = str_dup("bbr");
 }
 
 START_TEST(verbose_bidir_client_closes_each_group)
@@ -232,7 +232,7 @@ START_TEST(bidir_server_output_block_sits_between_the_groups)
 	fx_init(&f, 'c', FX_TCP, 0, 1, 1);
 	f.t->opt.verbose = 1;
 	f.t->settings.get_server_output = 1;
-	f.t->server_output_text = str_dup("server says hi\n");
+	f.t->run.server_output_text = str_dup("server says hi\n");
 	fx_streams(&f, socks, 2);
 	cpu(f.t, 1, 1, 1, 1, 1, 1);
 	fx_end(&f, &e);

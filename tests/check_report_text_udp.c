@@ -374,7 +374,7 @@ START_TEST(udp_receiver_row_says_unknown_without_an_omit_loss_count)
 	e.s[0].pk = e.s[0].peer_pk = 38;
 	e.s[0].peer_jit_ms = 0.214;
 	fx_end_setup(&f, &e);
-	f.t->streams->peer.has_omitted_pair = 0;
+	f.t->run.streams->peer.has_omitted_pair = 0;
 	f.t->reporter->summary(f.t);
 	ck_assert_ptr_nonnull(strstr(fx_out(&f), "[  5]   0.00-2.00   sec  "
 	    "1.19 MBytes  4.98 Mbits/sec  0.214 ms  Unknown/38  receiver\n"));

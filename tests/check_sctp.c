@@ -90,7 +90,7 @@ START_TEST(sctp_sending_streams_always_carry_the_retransmit_keys)
 	f.t->reporter->on_test_start(f.t);
 	(void)fx_interval(sp, 0, 1.0, 1.0, 1000000);
 	f.t->reporter->interval(f.t);
-	iv = cJSON_GetArrayItem(f.t->json_intervals, 0);
+	iv = cJSON_GetArrayItem(f.t->run.json_intervals, 0);
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(iv, "streams"), 0);
 	cJSON_ArrayForEach(it, st)
 	{
@@ -99,7 +99,7 @@ START_TEST(sctp_sending_streams_always_carry_the_retransmit_keys)
 		i++;
 	}
 	ck_assert_uint_eq(i, sizeof(keys) / sizeof(keys[0]));
-	it = cJSON_GetObjectItem(cJSON_GetObjectItem(f.t->json_start,
+	it = cJSON_GetObjectItem(cJSON_GetObjectItem(f.t->run.json_start,
 				     "test_start"), "protocol");
 	ck_assert_str_eq(it->valuestring, "SCTP");
 	fx_free(&f);

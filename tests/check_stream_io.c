@@ -154,8 +154,8 @@ START_TEST(missing_file_is_iefile)
 	test->opt.diskfile_name = str_dup(path); /* not created */
 	sp = new_stream(1);
 	ck_assert_int_eq(stream_io_open(sp), -1);
-	ck_assert_int_eq(test->err.code, IEFILE);
-	ck_assert_int_eq(test->err.sys_errno, ENOENT);
+	ck_assert_int_eq(test->run.err.code, IEFILE);
+	ck_assert_int_eq(test->run.err.sys_errno, ENOENT);
 }
 END_TEST
 

@@ -17,6 +17,8 @@ it started.  Every wait is bounded.
   outputs       --logfile and --timestamps: timestamp then tag on every
                 line; --get-server-output: each client its own lines,
                 untagged
+  auth          two authorized tests at once; a wrong password is refused
+                without touching them
   over_limit    the client beyond --max-tests gets "the server is busy"
                 at once (stock 3.12 and 3.21 clients), the others finish
   per_ip        --max-tests-per-ip 1: a second client from 127.0.0.1 is
@@ -315,6 +317,59 @@ def case_outputs():
            "--get-server-output per test and untagged", probs)
 
 
+def case_auth():
+    import shutil
+    import tempfile
+    if shutil.which("openssl") is None:
+        skip("auth: the openssl command is not installed")
+        return
+    helptext = subprocess.run([OURS, "-h"], capture_output=True,
+                              text=True).stdout
+    if "rsa-private-key-path" not in helptext:
+        skip("auth: built without OpenSSL")
+        return
+    probs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        priv, pub = os.path.join(tmp, "priv.pem"), os.path.join(tmp, "pub.pem")
+        users = os.path.join(tmp, "users.csv")
+        subprocess.run(["openssl", "genrsa", "-out", priv, "2048"],
+                       capture_output=True, check=True)
+        subprocess.run(["openssl", "rsa", "-in", priv, "-pubout", "-out",
+                        pub], capture_output=True, check=True)
+        dg = subprocess.run(["openssl", "dgst", "-sha256", "-r"],
+                            input=b"{mario}rossi", capture_output=True,
+                            check=True).stdout.split()[0].decode()
+        with open(users, "w") as f:
+            f.write(f"mario,{dg}\n")
+        srv, port = start_server(["--max-tests", "3", "--rsa-private-key-path",
+                                  priv, "--authorized-users-path", users])
+        name, path = newest()
+
+        def run(pwd, secs):
+            env = dict(os.environ, IPERF3_PASSWORD=pwd)
+            env.pop("IPERF3_USE_PKCS1_PADDING", None)
+            return subprocess.run([path, "-c", "127.0.0.1", "-p", str(port),
+                                   "-t", secs, "-b", "20M", "--username",
+                                   "mario", "--rsa-public-key-path", pub],
+                                  env=env, capture_output=True, text=True,
+                                  timeout=30)
+        with concurrent.futures.ThreadPoolExecutor(3) as ex:
+            good = [ex.submit(run, "rossi", "2") for _ in range(2)]
+            time.sleep(0.5)
+            bad = run("wrong", "1")
+            goods = [f.result() for f in good]
+        end_server(srv)
+    for g in goods:
+        if g.returncode != 0:
+            probs.append(f"authorized client exit {g.returncode}: "
+                         f"{(g.stdout + g.stderr)[-200:]}")
+    if bad.returncode == 0 or "authoriz" not in bad.stdout + bad.stderr:
+        probs.append(f"wrong password: exit {bad.returncode}: "
+                     f"{(bad.stdout + bad.stderr)[-200:]}")
+    report(f"auth: two authorized tests at once, a wrong password refused "
+           f"alone ({name} clients)", probs)
+
+
 def case_over_limit():
     probs = []
     srv, port = start_server(["--max-tests", "2"])
@@ -585,6 +640,7 @@ def case_api():
 
 CASES = [("default", case_default), ("mix", case_mix), ("tags", case_tags),
          ("outputs", case_outputs),
+         ("auth", case_auth),
          ("over_limit", case_over_limit), ("per_ip", case_per_ip),
          ("kill9", case_kill9), ("silent", case_silent),
          ("limits", case_limits), ("stream", case_stream),
