@@ -544,7 +544,12 @@ server_multi_take_inbox(struct iperf_test *test)
 static void
 announce(struct iperf_test *s)
 {
-	if (s->opt.json_output)
+	int again = s->idle_restarted;
+
+	/* After an --idle-timeout restart, the banner again only with -d
+	 * (as the one-test server). */
+	s->idle_restarted = 0;
+	if (s->opt.json_output || (again && !s->opt.debug))
 		return;
 	if (s->opt.verbose)
 		s->reporter->server_listening(s);
@@ -648,6 +653,7 @@ server_multi_run(struct iperf_test *s)
 		if (s->opt.one_off && m->served > 0 && m->nruns == 0)
 			break;
 		if (idle_expired(m)) {
+			s->idle_restarted = 1;
 			rc = 2;
 			break;
 		}

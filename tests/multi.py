@@ -25,6 +25,9 @@ it started.  Every wait is bounded.
                 refused, one from 127.0.0.2 is served
   kill9         a client killed mid-test: the others keep their rate and
                 finish; the server then serves a new test
+  stalled       a client stopped (SIGSTOP) while the server sends to it:
+                only its test ends (--rcv-timeout), the others keep rate
+  idle          --idle-timeout reopens the listener and serves again
   silent        a silent connection and a hostile one (junk parameters)
                 hold no slot: two real tests still run on a 2-slot server
   limits        --server-max-duration applies per test
@@ -370,6 +373,51 @@ def case_auth():
            f"alone ({name} clients)", probs)
 
 
+def case_idle():
+    probs = []
+    srv, port = start_server(["--max-tests", "2", "--idle-timeout", "1"])
+    time.sleep(2.5)
+    crc, _, out, _ = client(newest()[1], port, ["-t", "1"])
+    rc, sout, serr = end_server(srv)
+    if crc != 0:
+        probs.append(f"client after the idle restart: exit {crc}: "
+                     f"{out[-200:]}")
+    if sout.count("Server listening") != 1:
+        probs.append(f"{sout.count('Server listening')} banners")
+    report("idle: --idle-timeout reopens the listener, then serves", probs)
+
+
+def case_stalled():
+    probs = []
+    srv, port = start_server(["--max-tests", "3", "--rcv-timeout", "2000"])
+    name, path = newest()
+    stalled = subprocess.Popen([path, "-c", "127.0.0.1", "-p", str(port),
+                                "-t", "30", "-R"], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        stalled.send_signal(signal.SIGSTOP)
+        crc, doc, out, _ = client(path, port, ["-t", "4", "-b", "50M"])
+        # By now (5 s) the stalled test has ended on the server
+        # (--rcv-timeout 2 s): its error line is checked below.
+        crc2, _, out2, _ = client(path, port, ["-t", "1"])
+    finally:
+        stalled.send_signal(signal.SIGCONT)
+        stop(stalled)
+    rc, sout, serr = end_server(srv)
+    if crc != 0 or doc is None:
+        probs.append(f"running client exit {crc}: {out[-200:]}")
+    elif abs(doc["end"]["sum_received"]["bits_per_second"] - 50e6) > 3e6:
+        probs.append("running client rate "
+                     f"{doc['end']['sum_received']['bits_per_second']:.0f}")
+    if crc2 != 0:
+        probs.append(f"a later test: exit {crc2}: {out2[-200:]}")
+    if not re.search(r"\[T1\] (iperf3: error|.*unable to)", sout + serr):
+        probs.append("no error line for the stalled test T1: "
+                     f"{(sout + serr)[-300:]!r}")
+    report("stalled: a stopped receiver ends only its own test", probs)
+
+
 def case_over_limit():
     probs = []
     srv, port = start_server(["--max-tests", "2"])
@@ -642,7 +690,8 @@ CASES = [("default", case_default), ("mix", case_mix), ("tags", case_tags),
          ("outputs", case_outputs),
          ("auth", case_auth),
          ("over_limit", case_over_limit), ("per_ip", case_per_ip),
-         ("kill9", case_kill9), ("silent", case_silent),
+         ("kill9", case_kill9), ("stalled", case_stalled),
+         ("idle", case_idle), ("silent", case_silent),
          ("limits", case_limits), ("stream", case_stream),
          ("sigint", case_sigint), ("one_off", case_one_off),
          ("resources", case_resources), ("api", case_api)]
