@@ -27,6 +27,8 @@ it started.  Every wait is bounded.
                 finish; the server then serves a new test
   stalled       a client stopped (SIGSTOP) while the server sends to it:
                 only its test ends (--rcv-timeout), the others keep rate
+  budget        under a 64-fd limit a -P 40 test is refused as busy (with
+                the reason on the server), a -P 2 test runs
   idle          --idle-timeout reopens the listener and serves again
   silent        a silent connection and a hostile one (junk parameters)
                 hold no slot: two real tests still run on a 2-slot server
@@ -418,6 +420,34 @@ def case_stalled():
     report("stalled: a stopped receiver ends only its own test", probs)
 
 
+def case_budget():
+    import resource
+    probs = []
+    port = free_port()
+
+    def lower_fds():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    srv = subprocess.Popen([OURS, "-s", "-p", str(port), "--max-tests", "4"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, preexec_fn=lower_fds)
+    if not wait_listening(port, srv, time.time() + 10):
+        stop(srv)
+        report("budget: a test beyond the fd budget is refused", ["no listen"])
+        return
+    name, path = newest()
+    crc, _, out, secs = client(path, port, ["-t", "1", "-P", "40"])
+    crc2, _, out2, _ = client(path, port, ["-t", "1", "-P", "2"])
+    rc, sout, serr = end_server(srv)
+    if crc == 0 or "busy" not in out:
+        probs.append(f"-P 40 under a 64-fd limit: exit {crc}: {out[-200:]}")
+    if "file descriptors" not in sout:
+        probs.append(f"no reason on the server: {sout[-300:]!r}")
+    if crc2 != 0:
+        probs.append(f"-P 2 after it: exit {crc2}: {out2[-200:]}")
+    report(f"budget: a test beyond the fd budget is refused at once "
+           f"({secs:.2f}s), a small one runs", probs)
+
+
 def case_over_limit():
     probs = []
     srv, port = start_server(["--max-tests", "2"])
@@ -691,7 +721,7 @@ CASES = [("default", case_default), ("mix", case_mix), ("tags", case_tags),
          ("auth", case_auth),
          ("over_limit", case_over_limit), ("per_ip", case_per_ip),
          ("kill9", case_kill9), ("stalled", case_stalled),
-         ("idle", case_idle), ("silent", case_silent),
+         ("idle", case_idle), ("budget", case_budget), ("silent", case_silent),
          ("limits", case_limits), ("stream", case_stream),
          ("sigint", case_sigint), ("one_off", case_one_off),
          ("resources", case_resources), ("api", case_api)]
