@@ -335,8 +335,10 @@ struct iperf_test {
 	struct evloop *loop;
 	int listener;      /* server: TCP listen socket */
 	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
-	volatile sig_atomic_t interrupt_sig;
-	volatile sig_atomic_t interrupted;
+	/* Set by a signal handler or another thread (iperf_test_interrupt):
+	 * lock-free atomics, safe in both. */
+	atomic_int interrupt_sig;
+	atomic_int interrupted;
 	int server_test_number;
 	int mapped_v4;
 	int idle_restarted; /* server: the last run ended idle (returned 2) */

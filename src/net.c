@@ -85,7 +85,7 @@ bind_local(int fd, const struct net_dial_args *a, int family, int *gai_err)
  */
 static int
 connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms,
-    const volatile sig_atomic_t *stop)
+    const atomic_int *stop)
 {
 	struct pollfd pfd;
 	int err = 0, rc;

@@ -8,7 +8,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
-#include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,7 +29,7 @@ struct net_dial_args {
 	net_setopts_fn *setopts;
 	void *setopts_arg;
 	/* Give up (EINTR) once this becomes nonzero; NULL: never. */
-	const volatile sig_atomic_t *stop;
+	const atomic_int *stop;
 };
 
 /* Longest a blocking wait of this module sleeps between two looks at its

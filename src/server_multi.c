@@ -176,10 +176,14 @@ start_run(struct server_multi *m, struct hello *h)
 	int cap = s->opt.max_tests > MULTI_HANDSHAKE_MIN ? s->opt.max_tests :
 							     MULTI_HANDSHAKE_MIN;
 	struct multi_run *r;
+	int full;
 
 	/* Tests before their parameters hold no slot; they are capped on
 	 * their own, and timed out by the control-connection limits. */
-	if (m->nruns - m->active >= cap || (s->opt.one_off && m->served > 0)) {
+	pthread_mutex_lock(&m->lock);
+	full = m->nruns - m->active >= cap || (s->opt.one_off && m->served > 0);
+	pthread_mutex_unlock(&m->lock);
+	if (full) {
 		server_deny(h->fd);
 		return;
 	}
@@ -598,6 +602,19 @@ multi_close(struct server_multi *m)
 	}
 }
 
+/* -1: the one test has been served and is gone.  (nruns changes in this
+ * thread only; served in the tests' threads.) */
+static int
+one_off_done(struct server_multi *m)
+{
+	int done;
+
+	pthread_mutex_lock(&m->lock);
+	done = m->served > 0 && m->nruns == 0;
+	pthread_mutex_unlock(&m->lock);
+	return done;
+}
+
 /* Nobody came for --idle-timeout seconds: a fresh listener. */
 static int
 idle_expired(struct server_multi *m)
@@ -650,7 +667,7 @@ server_multi_run(struct iperf_test *s)
 		trim_when_idle(m, had);
 		if (s->interrupted)
 			break;
-		if (s->opt.one_off && m->served > 0 && m->nruns == 0)
+		if (s->opt.one_off && one_off_done(m))
 			break;
 		if (idle_expired(m)) {
 			s->idle_restarted = 1;
