@@ -85,7 +85,7 @@ bind_local(int fd, const struct net_dial_args *a, int family, int *gai_err)
  */
 static int
 connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms,
-    const atomic_int *stop)
+    const atomic_int *stop, int tcp)
 {
 	struct pollfd pfd;
 	int err = 0, rc;
@@ -125,6 +125,20 @@ connect_timeout(int fd, const struct sockaddr *sa, socklen_t len, int ms,
 			errno = ETIMEDOUT;
 			return -1;
 		}
+		/*
+		 * TCP: a second connect() reports the outcome through errno
+		 * (0 or EISCONN once connected, the pending error otherwise),
+		 * which every layer translates, qemu-user included (it passes
+		 * SO_ERROR's value through untranslated, so a MIPS binary
+		 * would read x86 errno numbers).  Other protocols (SCTP would
+		 * start a new association) read SO_ERROR.
+		 */
+		if (tcp) {
+			if (connect(fd, sa, len) == 0 || errno == EISCONN)
+				return net_set_nonblocking(fd, 0);
+			if (errno != EALREADY && errno != EINPROGRESS)
+				return -1;
+		}
 		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == -1)
 			return -1;
 		if (err != 0) {
@@ -161,7 +175,8 @@ dial_one(const struct net_dial_args *a, const struct addrinfo *ai,
 		goto out_close_fd;
 	}
 	if (connect_timeout(fd, (struct sockaddr *)&dst, ai->ai_addrlen,
-		a->timeout_ms, a->stop) == -1)
+		a->timeout_ms, a->stop, ai->ai_socktype == SOCK_STREAM &&
+		(a->protocol == 0 || a->protocol == IPPROTO_TCP)) == -1)
 		goto out_close_fd;
 	return fd;
 out_close_fd:
