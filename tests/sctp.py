@@ -35,9 +35,17 @@ def built_with_sctp(ours):
 
 
 def pair(server, client, args):
+    """one_test()'s results; a client or server that hangs is this case's
+    failure (exit status None, and why on the client's stderr), not the
+    end of the script."""
     port = free_port()
-    return one_test([server, "-s", "-1", "-p", str(port)],
-                    [client, "-c", "127.0.0.1", "-p", str(port)] + args)
+    try:
+        return one_test([server, "-s", "-1", "-p", str(port)],
+                        [client, "-c", "127.0.0.1", "-p", str(port)] + args)
+    except subprocess.TimeoutExpired as e:
+        return (subprocess.CompletedProcess(e.cmd, None, "",
+                                            f"timed out: {e}"),
+                None, "", "")
 
 
 WANT = "unable to start stream listener: Protocol not supported"
