@@ -128,6 +128,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/server_ops.test %reldir%/server_ops.py %reldir%/cross.sh \
 	%reldir%/data_opts.test %reldir%/data_opts.py \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/sctp.py \
+	%reldir%/sctp_vm.test %reldir%/sctp_vm.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
 CAPTURE_FILES = \
 	%reldir%/captures/server_limit.txt \
