@@ -110,13 +110,12 @@ static void client_end_test(struct iperf_test *test);
 static void client_fail(struct iperf_test *test);
 
 static int
-end_cb(struct timer *t, uint64_t now_us, void *arg)
+end_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
 	(void)now_us;
-	test->run.end_timer = NULL;
 	client_end_test(test);
 	return 0;
 }
@@ -124,13 +123,12 @@ end_cb(struct timer *t, uint64_t now_us, void *arg)
 /* A timed test that has not finished IPERF_CLIENT_GRACE_S after its
  * nominal end: the server stopped answering. */
 static int
-deadline_cb(struct timer *t, uint64_t now_us, void *arg)
+deadline_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
 	(void)now_us;
-	test->run.safety_timer = NULL;
 	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
 	client_fail(test);
 	return 0;
@@ -152,7 +150,8 @@ client_test_start(struct iperf_test *test)
 		    test->run.start_us + d, 0, end_cb, test);
 		test->run.safety_timer = evloop_add_timer_at(test->loop,
 		    test->run.start_us + d + g, 0, deadline_cb, test);
-		if (test->run.end_timer == NULL || test->run.safety_timer == NULL)
+		if (test->run.end_timer == TIMER_NONE ||
+		    test->run.safety_timer == TIMER_NONE)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
 	if (test->on_test_start != NULL)
@@ -530,7 +529,7 @@ client_open(struct iperf_test *test)
 	test->run.ctrl_activity_us = evloop_now(test->loop);
 	test->run.check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
 	    CLIENT_CHECK_US, session_check_cb, test);
-	if (test->run.check_timer == NULL) {
+	if (test->run.check_timer == TIMER_NONE) {
 		iperf_fail(test, IENEWTIMER, ENOMEM);
 		client_fail(test);
 		return -1;

@@ -105,7 +105,7 @@ evloop_del_fd(struct evloop *loop, int fd)
 		loop->maxfd--;
 }
 
-struct timer *
+timer_id
 evloop_add_timer(struct evloop *loop, uint64_t delay_us, uint64_t period_us,
     timer_cb *cb, void *arg)
 {
@@ -113,7 +113,7 @@ evloop_add_timer(struct evloop *loop, uint64_t delay_us, uint64_t period_us,
 	    cb, arg);
 }
 
-struct timer *
+timer_id
 evloop_add_timer_at(struct evloop *loop, uint64_t at_us, uint64_t period_us,
     timer_cb *cb, void *arg)
 {
@@ -124,15 +124,41 @@ evloop_add_timer_at(struct evloop *loop, uint64_t at_us, uint64_t period_us,
 }
 
 void
-evloop_cancel_timer(struct evloop *loop, struct timer *t)
+evloop_cancel_timer(struct evloop *loop, timer_id *id)
 {
-	timer_cancel(&loop->timers, t);
+	timer_cancel(&loop->timers, id);
 }
 
-void
-evloop_reset_timer(struct evloop *loop, struct timer *t, uint64_t delay_us)
+int
+evloop_timer_active(struct evloop *loop, timer_id id)
 {
-	timer_reset(&loop->timers, t, evloop_now(loop), delay_us);
+	return timer_active(&loop->timers, id);
+}
+
+int
+evloop_timer_deadline(struct evloop *loop, timer_id id, uint64_t *deadline_us)
+{
+	return timer_deadline(&loop->timers, id, deadline_us);
+}
+
+int
+evloop_reset_timer(struct evloop *loop, timer_id id, uint64_t delay_us)
+{
+	return timer_reset(&loop->timers, id, evloop_now(loop), delay_us);
+}
+
+int
+evloop_reset_timer_at(struct evloop *loop, timer_id id, uint64_t at_us)
+{
+	uint64_t now = evloop_now(loop);
+
+	return timer_reset(&loop->timers, id, now, at_us > now ? at_us - now : 0);
+}
+
+unsigned
+evloop_timer_count(struct evloop *loop)
+{
+	return timer_list_count(&loop->timers);
 }
 
 static void

@@ -30,14 +30,22 @@ int evloop_add_fd(struct evloop *loop, int fd, unsigned int events,
     evloop_io_cb *cb, void *arg);
 void evloop_del_fd(struct evloop *loop, int fd);
 
-struct timer *evloop_add_timer(struct evloop *loop, uint64_t delay_us,
+/* Timers by handle (see timer.h): TIMER_NONE on ENOMEM. */
+timer_id evloop_add_timer(struct evloop *loop, uint64_t delay_us,
     uint64_t period_us, timer_cb *cb, void *arg);
 /* The same, first expiry at the absolute monotonic time `at_us`. */
-struct timer *evloop_add_timer_at(struct evloop *loop, uint64_t at_us,
+timer_id evloop_add_timer_at(struct evloop *loop, uint64_t at_us,
     uint64_t period_us, timer_cb *cb, void *arg);
-void evloop_cancel_timer(struct evloop *loop, struct timer *t);
-void evloop_reset_timer(struct evloop *loop, struct timer *t,
-    uint64_t delay_us);
+/* Cancel *id if still live and set it to TIMER_NONE (stale: no-op). */
+void evloop_cancel_timer(struct evloop *loop, timer_id *id);
+int evloop_timer_active(struct evloop *loop, timer_id id);
+int evloop_timer_deadline(struct evloop *loop, timer_id id,
+    uint64_t *deadline_us);
+/* Next expiry in delay_us / at `at_us`; -1 if the timer is gone. */
+int evloop_reset_timer(struct evloop *loop, timer_id id, uint64_t delay_us);
+int evloop_reset_timer_at(struct evloop *loop, timer_id id, uint64_t at_us);
+/* Live timers (tests check that a finished run leaves none). */
+unsigned evloop_timer_count(struct evloop *loop);
 
 /*
  * Wait at most max_wait_us (or until the next timer), then run the ready

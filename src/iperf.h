@@ -22,10 +22,10 @@
 
 #include "iperf_api.h"
 #include "ratewin.h"
+#include "timer.h"
 
 struct cJSON;
 struct evloop;
-struct timer;
 struct ctrl;
 struct iperf_proto_ops;
 struct report_ops;
@@ -261,15 +261,17 @@ struct iperf_run {
 	int peer_port;
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
-	struct timer *stats_timer;
-	struct timer *omit_timer;
-	struct timer *end_timer;
-	struct timer *check_timer;
-	struct timer *ctrl_timer;
-	struct timer *safety_timer; /* server: duration / safety timer;
-				     * client: deadline of a timed test */
-	struct timer *rate_timer;   /* server: --server-bitrate-limit */
-	struct timer *idle_timer;   /* server: --idle-timeout */
+	timer_id stats_timer;
+	timer_id omit_timer;
+	timer_id end_timer;
+	timer_id check_timer;
+	timer_id ctrl_timer;
+	/* Timer handles: TIMER_NONE or possibly stale (harmless, see
+	 * timer.h); nothing needs to clear them when a timer fires. */
+	timer_id safety_timer; /* server: duration / safety timer;
+				* client: deadline of a timed test */
+	timer_id rate_timer;   /* server: --server-bitrate-limit */
+	timer_id idle_timer;   /* server: --idle-timeout */
 	struct ratewin rate_window; /* server: measured bit rate */
 	int omitting;
 	uint64_t start_us;      /* TEST_START (monotonic) */

@@ -494,7 +494,7 @@ server_open(struct iperf_test *test)
 	}
 	server_announce(test);
 	server_watch_listener(test);
-	if (test->run.check_timer == NULL)
+	if (!evloop_timer_active(test->loop, test->run.check_timer))
 		test->run.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
 	return 0;

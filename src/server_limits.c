@@ -71,13 +71,12 @@ server_limits_check_params(struct iperf_test *test)
 /* ---- while the test runs ------------------------------------------------ */
 
 static int
-duration_cb(struct timer *t, uint64_t now_us, void *arg)
+duration_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
 	(void)now_us;
-	test->run.safety_timer = NULL;
 	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
 	test->run.sops->on_fail(test);
 	return 0;
@@ -107,7 +106,7 @@ arm_duration_timer(struct iperf_test *test)
 		return 0;
 	test->run.safety_timer = evloop_add_timer(test->loop, d, 0, duration_cb,
 	    test);
-	if (test->run.safety_timer == NULL)
+	if (test->run.safety_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -129,7 +128,7 @@ total_bytes(struct iperf_test *test)
 }
 
 static int
-rate_cb(struct timer *t, uint64_t now_us, void *arg)
+rate_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 	double bps;
@@ -139,7 +138,6 @@ rate_cb(struct timer *t, uint64_t now_us, void *arg)
 	    bps <= (double)test->opt.bitrate_limit)
 		return 1;
 	verbose_error(test, "Total throughput", bps);
-	test->run.rate_timer = NULL;
 	iperf_fail(test, IETOTALRATE, 0);
 	test->run.sops->on_fail(test);
 	return 0;
@@ -169,7 +167,7 @@ arm_rate_timer(struct iperf_test *test)
 	    total_bytes(test), &ignored);
 	test->run.rate_timer = evloop_add_timer(test->loop, period, period, rate_cb,
 	    test);
-	if (test->run.rate_timer == NULL)
+	if (test->run.rate_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -183,11 +181,11 @@ server_limits_start(struct iperf_test *test)
 }
 
 static void
-cancel(struct iperf_test *test, struct timer **t)
+cancel(struct iperf_test *test, timer_id *t)
 {
-	if (*t != NULL && test->loop != NULL)
-		evloop_cancel_timer(test->loop, *t);
-	*t = NULL;
+	if (test->loop != NULL)
+		evloop_cancel_timer(test->loop, t);
+	*t = TIMER_NONE;
 }
 
 void
@@ -200,13 +198,12 @@ server_limits_stop(struct iperf_test *test)
 /* ---- idle ---------------------------------------------------------------- */
 
 static int
-idle_cb(struct timer *t, uint64_t now_us, void *arg)
+idle_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
 	(void)now_us;
-	test->run.idle_timer = NULL;
 	test->idle_restarted = 1;
 	test->run.done = 1;
 	return 0;
@@ -215,11 +212,12 @@ idle_cb(struct timer *t, uint64_t now_us, void *arg)
 int
 server_limits_idle_start(struct iperf_test *test)
 {
-	if (test->opt.idle_timeout_s <= 0 || test->run.idle_timer != NULL)
+	if (test->opt.idle_timeout_s <= 0 ||
+	    evloop_timer_active(test->loop, test->run.idle_timer))
 		return 0;
 	test->run.idle_timer = evloop_add_timer(test->loop,
 	    (uint64_t)test->opt.idle_timeout_s * USEC_PER_SEC, 0, idle_cb, test);
-	if (test->run.idle_timer == NULL)
+	if (test->run.idle_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }

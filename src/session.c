@@ -108,19 +108,16 @@ check_interrupt(struct iperf_test *test)
 static void
 cancel_ctrl_timer(struct iperf_test *test)
 {
-	if (test->run.ctrl_timer != NULL)
-		evloop_cancel_timer(test->loop, test->run.ctrl_timer);
-	test->run.ctrl_timer = NULL;
+	evloop_cancel_timer(test->loop, &test->run.ctrl_timer);
 }
 
 static int
-ctrl_timer_cb(struct timer *t, uint64_t now_us, void *arg)
+ctrl_timer_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
 	(void)now_us;
-	test->run.ctrl_timer = NULL;
 	iperf_fail(test, test->run.ctrl_fail_code, 0);
 	session_fail(test);
 	return 0;
@@ -138,11 +135,9 @@ arm_ctrl_timer(struct iperf_test *test, int progress)
 	if (progress && test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US < now + delay)
 		delay = test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US > now ?
 		    test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US - now : 0;
-	if (test->run.ctrl_timer == NULL)
+	if (evloop_reset_timer(test->loop, test->run.ctrl_timer, delay) == -1)
 		test->run.ctrl_timer = evloop_add_timer(test->loop, delay, 0,
 		    ctrl_timer_cb, test);
-	else
-		evloop_reset_timer(test->loop, test->run.ctrl_timer, delay);
 }
 
 void
@@ -362,56 +357,44 @@ session_send_state(struct iperf_test *test, signed char state)
 /* ---- measuring --------------------------------------------------------- */
 
 static void
-timer_reset_at(struct iperf_test *test, struct timer *t, uint64_t at)
-{
-	uint64_t now = evloop_now(test->loop);
-
-	evloop_reset_timer(test->loop, t, at > now ? at - now : 0);
-}
-
-static void
 omit_end(struct iperf_test *test, uint64_t now)
 {
 	test->run.omitting = 0;
 	stats_omit_end(test, now);
 	test_limit_rebase(test);
-	if (test->run.omit_timer != NULL)
-		evloop_cancel_timer(test->loop, test->run.omit_timer);
-	test->run.omit_timer = NULL;
+	evloop_cancel_timer(test->loop, &test->run.omit_timer);
 	/* Restart the interval and end clocks from the same instant, the
 	 * interval timer first so that it runs first at equal deadlines. */
-	if (test->run.stats_timer != NULL)
-		timer_reset_at(test, test->run.stats_timer,
-		    now + (uint64_t)(test->opt.stats_interval * 1e6));
-	if (test->run.end_timer != NULL)
-		timer_reset_at(test, test->run.end_timer,
-		    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
+	evloop_reset_timer_at(test->loop, test->run.stats_timer,
+	    now + (uint64_t)(test->opt.stats_interval * 1e6));
+	evloop_reset_timer_at(test->loop, test->run.end_timer,
+	    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
 }
 
 static int
-omit_cb(struct timer *t, uint64_t now_us, void *arg)
+omit_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
 	(void)t;
-	test->run.omit_timer = NULL;
 	if (test->run.omitting)
 		omit_end(test, now_us);
 	return 0;
 }
 
 static int
-stats_cb(struct timer *t, uint64_t now_us, void *arg)
+stats_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
+	uint64_t end;
 
 	(void)t;
 	if (test->run.state != TEST_RUNNING)
 		return 1;
 	/* The test ends at this very tick: the end handler takes the final
 	 * interval, so no tiny extra interval follows. */
-	if (test->run.end_timer != NULL && !test->run.end_timer->cancelled &&
-	    test->run.end_timer->deadline_us <= now_us)
+	if (evloop_timer_deadline(test->loop, test->run.end_timer, &end) &&
+	    end <= now_us)
 		return 1;
 	if (stats_sample(test, now_us, 0))
 		test->reporter->interval(test);
@@ -423,7 +406,7 @@ stats_cb(struct timer *t, uint64_t now_us, void *arg)
 }
 
 int
-session_check_cb(struct timer *t, uint64_t now_us, void *arg)
+session_check_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
 
@@ -448,7 +431,7 @@ session_start_measuring(struct iperf_test *test)
 	if (ival > 0) {
 		test->run.stats_timer = evloop_add_timer_at(test->loop, now + ival,
 		    ival, stats_cb, test);
-		if (test->run.stats_timer == NULL)
+		if (test->run.stats_timer == TIMER_NONE)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
 	if (test->settings.omit > 0) {
@@ -457,24 +440,16 @@ session_start_measuring(struct iperf_test *test)
 		    (uint64_t)test->settings.omit * USEC_PER_SEC;
 		test->run.omit_timer = evloop_add_timer_at(test->loop,
 		    test->run.omit_end_us, 0, omit_cb, test);
-		if (test->run.omit_timer == NULL)
+		if (test->run.omit_timer == TIMER_NONE)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
-	if (test->run.check_timer != NULL)
+	if (evloop_timer_active(test->loop, test->run.check_timer))
 		return 0;
 	test->run.check_timer = evloop_add_timer(test->loop, check, check,
 	    session_check_cb, test);
-	if (test->run.check_timer == NULL)
+	if (test->run.check_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
-}
-
-static void
-cancel_timer(struct iperf_test *test, struct timer **t)
-{
-	if (*t != NULL)
-		evloop_cancel_timer(test->loop, *t);
-	*t = NULL;
 }
 
 void
@@ -486,9 +461,9 @@ session_collect_final(struct iperf_test *test)
 	if (test->run.final_collected)
 		return;
 	test->run.final_collected = 1;
-	cancel_timer(test, &test->run.stats_timer);
-	cancel_timer(test, &test->run.omit_timer);
-	cancel_timer(test, &test->run.end_timer);
+	evloop_cancel_timer(test->loop, &test->run.stats_timer);
+	evloop_cancel_timer(test->loop, &test->run.omit_timer);
+	evloop_cancel_timer(test->loop, &test->run.end_timer);
 	stream_stop_workers(test, 0);
 	note_flush(test);
 	if (test->run.streams != NULL && test->run.start_us != 0 &&

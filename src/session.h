@@ -9,9 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timer.h"
+
 struct iperf_test;
 struct ctrl_msg;
-struct timer;
 
 #define CTRL_ANY 127 /* transition allowed from any state */
 
@@ -71,7 +72,7 @@ int session_step(struct iperf_test *test, signed char state);
 int session_send_state(struct iperf_test *test, signed char state);
 
 /* The periodic check timer callback (calls ops->on_check). */
-int session_check_cb(struct timer *t, uint64_t now_us, void *arg);
+int session_check_cb(timer_id t, uint64_t now_us, void *arg);
 /* TEST_START: clocks, CPU baseline, interval/omit timers. */
 int session_start_measuring(struct iperf_test *test);
 /* Stop workers, take the final interval, CPU and congestion figures. */

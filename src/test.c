@@ -314,15 +314,15 @@ test_run_release(struct iperf_test *test)
 void
 test_cancel_timers(struct iperf_test *test)
 {
-	struct timer **timers[] = { &test->run.stats_timer, &test->run.omit_timer,
+	timer_id *timers[] = { &test->run.stats_timer, &test->run.omit_timer,
 		&test->run.end_timer, &test->run.check_timer, &test->run.ctrl_timer,
 		&test->run.safety_timer, &test->run.rate_timer, &test->run.idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
-		if (*timers[i] != NULL && test->loop != NULL)
-			evloop_cancel_timer(test->loop, *timers[i]);
-		*timers[i] = NULL;
+		if (test->loop != NULL)
+			evloop_cancel_timer(test->loop, timers[i]);
+		*timers[i] = TIMER_NONE;
 	}
 }
 
