@@ -18,7 +18,19 @@ static const struct ext_name {
 	unsigned int bit;
 } ext_names[] = {
 	{ "count_stop", EXT_COUNT_STOP },
+	{ "udp_offload", EXT_UDP_OFFLOAD },
 };
+
+int
+ext_udp_offload_built(void)
+{
+#if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT && \
+    defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
+	return 1;
+#else
+	return 0;
+#endif
+}
 
 unsigned int
 ext_client_wants(const struct iperf_test *test)
@@ -31,6 +43,10 @@ ext_client_wants(const struct iperf_test *test)
 	if (datagram && (s->bytes != 0 || s->blocks != 0) &&
 	    (s->reverse || s->bidirectional))
 		want |= EXT_COUNT_STOP;
+	/* --gsro asks stock's way (its keys go to any server) instead. */
+	if (datagram && !test->opt.gsro && !test->opt.no_udp_offload &&
+	    ext_udp_offload_built())
+		want |= EXT_UDP_OFFLOAD;
 	return want;
 }
 

@@ -18,6 +18,15 @@
  *    the count exactly.  Without it (a stock client, which ends only once
  *    it has received the count) our server's datagram sender goes on past
  *    the count until the client ends the test, as a stock server does.
+ *  - udp_offload: a UDP test (without --gsro, and neither end given
+ *    --no-udp-offload).  Our server grants it by answering each stream's
+ *    hello with the 8-byte "6789+gso" (udp_wire.h) in place of "6789":
+ *    the first 4 bytes are the stock reply, so any client reading 4
+ *    bytes still sees it.  Once granted, both ends send with UDP GSO
+ *    (batches bounded in time at the -b rate) and receive with UDP GRO.
+ *    Each datagram keeps its own header and sequence number on the wire;
+ *    a stock server never grants it (it replies "6789"), so a stock peer
+ *    sees exactly the stock datagram flow.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -27,6 +36,10 @@ struct cJSON;
 
 #define EXT_PARAM_KEY "iperf3_compat"
 #define EXT_COUNT_STOP (1u << 0)
+#define EXT_UDP_OFFLOAD (1u << 1)
+
+/* 1 if this build can do UDP GSO and GRO (udp_offload). */
+int ext_udp_offload_built(void);
 
 /* Client: the features this test asks for (0: send no key). */
 unsigned int ext_client_wants(const struct iperf_test *test);

@@ -183,6 +183,7 @@ struct iperf_local {
 	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
+	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
 	int mptcp;            /* -m given to this process (server listener) */
 	int sctp_nstreams;    /* --nstreams */
 	char **xbind;         /* -X/--xbind names, in order */
@@ -259,6 +260,7 @@ struct iperf_run {
 	int peer_addr_family;
 	char peer_host[64];
 	int peer_port;
+	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
 	timer_id stats_timer;
@@ -288,6 +290,7 @@ struct iperf_run {
 	int num_streams_total;
 	uint64_t limit_bytes, limit_blocks;
 	uint64_t limit_base_bytes, limit_base_blocks;
+	uint64_t limit_reserved;  /* datagrams promised to batches in flight */
 	struct iperf_err_state err;
 	int stale_errno_sent;
 	struct cJSON *json_top;

@@ -151,6 +151,8 @@ const struct opt_row options_table[] = {
 	    B, 1, opt_apply_cntl_ka },
 	{ "no-cntl-ka", L(OPT_ID_NO_CNTL_KA), NO, OPT_HAVE_KEEPALIVE,
 	    OPT_ID_NO_CNTL_KA, B, 1, opt_apply_no_cntl_ka },
+	{ "no-udp-offload", L(OPT_ID_NO_UDP_OFFLOAD), NO, 1,
+	    OPT_ID_NO_UDP_OFFLOAD, B, 1, opt_apply_no_udp_offload },
 	{ "max-tests", L(OPT_ID_MAX_TESTS), REQ, 1, OPT_ID_MAX_TESTS, S, 1,
 	    opt_apply_max_tests },
 	{ "max-tests-per-ip", L(OPT_ID_MAX_TESTS_PER_IP), REQ, 1,

@@ -291,6 +291,16 @@ opt_apply_no_cntl_ka(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+/* --no-udp-offload (ours): UDP GSO/GRO between two of our programs is
+ * neither asked for (client) nor granted (server); --gsro still works. */
+int
+opt_apply_no_udp_offload(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->opt.no_udp_offload = 1;
+	return 0;
+}
+
 /* --max-tests N (ours): tests a server runs at once, 1 (stock) to
  * IPERF_MAX_TESTS. */
 int

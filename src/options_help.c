@@ -138,6 +138,8 @@ static const struct help_line help_lines[] = {
 	{ 1, "  --get-server-output       show the server's results as well" },
 	{ 1, "  --udp-counters-64bit      use 64-bit counters in UDP test packets" },
 	{ 1, "  --gsro                    UDP GSO/GRO on both client and server (client option)" },
+	{ OPT_HAVE_GSO && OPT_HAVE_GRO, "  --no-udp-offload          no UDP GSO/GRO between two iperf3-compat ends" },
+	{ OPT_HAVE_GSO && OPT_HAVE_GRO, "                            (by default they use it without --gsro)" },
 	{ 1, "  --repeating-payload       fill the payload with a repeating pattern" },
 	{ 1, "                            instead of random bytes (as iperf2 does)" },
 	{ OPT_HAVE_DONTFRAG, "  --dont-fragment           set the IPv4 Don't Fragment flag" },

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
@@ -30,6 +31,13 @@
 #define UDP_WORKER_TIMEOUT_S 1
 /* GRO: room for the largest coalesced buffer the kernel hands over. */
 #define UDP_GRO_BUF_BYTES 65536
+/* udp_offload (ext.h) under -b: one GSO send spans at most this long at
+ * the target rate, so batching never turns pacing into bursts. */
+#define UDP_OFFLOAD_BATCH_US 1000
+/* Receive buffer asked for when -w is not given, for this long at the
+ * -b rate (unlimited: UDP_RCVBUF_MAX), bounded by the kernel's limit. */
+#define UDP_RCVBUF_SPAN_US 100000
+#define UDP_RCVBUF_MAX (8 * 1024 * 1024)
 
 #if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT
 #define HAVE_UDP_GSO 1
@@ -134,9 +142,9 @@ udp_sockopts(int fd, int family, void *arg)
 
 /* Wait for the server's reply; in reverse mode, stray data may come first. */
 static int
-await_reply(struct iperf_test *test, int fd)
+await_reply(struct iperf_test *test, int fd, int first)
 {
-	unsigned char buf[UDP_HELLO_LEN];
+	unsigned char buf[UDP_HELLO_OFFLOAD_LEN];
 	size_t seen = 0, limit = UDP_HELLO_LEN;
 	/* Each recv() waits at most UDP_HELLO_TIMEOUT_S (SO_RCVTIMEO); stray
 	 * datagrams cannot stretch the whole wait beyond that either. */
@@ -162,9 +170,16 @@ await_reply(struct iperf_test *test, int fd)
 			continue;
 		if (n == -1)
 			return iperf_fail(test, IESTREAMREAD, errno);
-		if (udp_hello_is_reply(buf, (size_t)n))
+		if (udp_hello_is_reply(buf, (size_t)n)) {
+			/* Offload only if every stream's reply grants it. */
+			int granted = (ext_client_wants(test) & EXT_UDP_OFFLOAD) &&
+			    udp_hello_grants_offload(buf, (size_t)n);
+
+			test->run.udp_offload = first ? granted :
+			    test->run.udp_offload && granted;
 			return 0;
-		seen += (size_t)n;
+		}
+		seen += (size_t)n < UDP_HELLO_LEN ? (size_t)n : UDP_HELLO_LEN;
 		if (limit == UDP_HELLO_LEN)
 			break;
 	}
@@ -202,7 +217,7 @@ udp_connect(struct iperf_test *test, int index)
 		close(fd);
 		return iperf_fail(test, IESTREAMWRITE, err);
 	}
-	if (await_reply(test, fd) == -1 || udp_dont_fragment(test, fd) == -1) {
+	if (await_reply(test, fd, index == 0) == -1 || udp_dont_fragment(test, fd) == -1) {
 		close(fd);
 		return -1;
 	}
@@ -303,12 +318,19 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	 * else (late data of an old test, strangers' junk) is dropped. */
 	if (n != UDP_HELLO_LEN || known_peer(test, &ss, len))
 		return iperf_fail(test, IESTREAMACCEPT, n == -1 ? errno : 0);
+	/* Our client asked for GSO/GRO: grant it in the reply (ext.h). */
+	test->run.udp_offload = (test->settings.ext_want & EXT_UDP_OFFLOAD) &&
+	    ext_udp_offload_built() && !test->opt.no_udp_offload &&
+	    !test->settings.gso && !test->settings.gro;
 	if (connect(listen_fd, (struct sockaddr *)&ss, len) == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
 	test->run.prot_listener = -1;
 	if (udp_buffers(test, listen_fd) == -1 ||
 	    replace_listener(test) == -1 ||
-	    send(listen_fd, udp_hello_reply, UDP_HELLO_LEN, 0) == -1 ||
+	    (test->run.udp_offload ?
+		send(listen_fd, udp_hello_reply_offload, UDP_HELLO_OFFLOAD_LEN,
+		    0) :
+		send(listen_fd, udp_hello_reply, UDP_HELLO_LEN, 0)) == -1 ||
 	    proto_def_sockopts(test, listen_fd, ss.ss_family) == -1 ||
 	    udp_dont_fragment(test, listen_fd) == -1) {
 		if (test->run.err.code == 0)
@@ -334,7 +356,17 @@ gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	    UDP_GSO_MAX_SEGMENTS);
 	int seg = (int)sp->blksize;
 
-	if (!s->gso || segs < 2)
+	if (!s->gso && !sp->test->run.udp_offload)
+		return;
+	if (!s->gso && s->rate > 0) {
+		/* Negotiated: a batch spans at most UDP_OFFLOAD_BATCH_US. */
+		double span = (double)s->rate / 8.0 * UDP_OFFLOAD_BATCH_US / 1e6;
+		size_t fit = (size_t)(span / (double)sp->blksize);
+
+		if (fit < segs)
+			segs = fit;
+	}
+	if (segs < 2)
 		return;
 	c->gso_buf = malloc(segs * sp->blksize);
 	if (c->gso_buf == NULL)
@@ -379,7 +411,7 @@ gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
 #ifdef HAVE_UDP_GRO
 	int one = 1;
 
-	if (!sp->test->settings.gro)
+	if (!sp->test->settings.gro && !sp->test->run.udp_offload)
 		return;
 	c->gro_buf = malloc(UDP_GRO_BUF_BYTES);
 	if (c->gro_buf == NULL)
@@ -396,6 +428,35 @@ gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
 #endif
 }
 
+/*
+ * Receiver without -w: a socket buffer for UDP_RCVBUF_SPAN_US at the -b
+ * rate (UDP_RCVBUF_MAX when unlimited), so a busy moment of this host
+ * does not drop datagrams the network delivered.  Never smaller than the
+ * system's default; where the kernel caps it (net.core.rmem_max), -V
+ * says so.  start.rcvbuf_actual was read before, as stock reads it.
+ */
+static void
+rcvbuf_for_rate(struct iperf_stream *sp)
+{
+	const struct iperf_settings *s = &sp->test->settings;
+	double want_d = s->rate > 0 ?
+	    (double)s->rate / 8.0 * UDP_RCVBUF_SPAN_US / 1e6 : UDP_RCVBUF_MAX;
+	int want, have = get_buf(sp->socket, SO_RCVBUF);
+
+	if (s->socket_bufsize > 0 || have < 0)
+		return;
+	want = want_d > UDP_RCVBUF_MAX ? UDP_RCVBUF_MAX : (int)want_d;
+	if (want <= have / 2) /* Linux reports twice what was set */
+		return;
+	(void)setsockopt(sp->socket, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	have = get_buf(sp->socket, SO_RCVBUF);
+	if (have >= 0 && have / 2 < want)
+		note_add(sp->test, NOTE_VERBOSE,
+		    "UDP receive buffer: asked for %d bytes, the system allows %d "
+		    "(net.core.rmem_max); a larger -w or rmem_max avoids loss "
+		    "in this host", want, have / 2);
+}
+
 /* ---- streams ------------------------------------------------------------- */
 
 static int
@@ -410,10 +471,12 @@ udp_stream_init(struct iperf_stream *sp)
 	c->counters64 = sp->test->settings.udp_counters_64bit;
 	sp->proto_ctx = c;
 	(void)set_rcv_timeout(sp->socket, UDP_WORKER_TIMEOUT_S);
-	if (sp->sender)
+	if (sp->sender) {
 		gso_setup(sp, c);
-	else
+	} else {
+		rcvbuf_for_rate(sp);
 		gro_setup(sp, c);
+	}
 	return 0;
 }
 
@@ -448,10 +511,13 @@ gso_send(struct iperf_stream *sp, struct udp_ctx *c)
 	struct udp_header h;
 	ssize_t n;
 
+	size_t segs = sp->xmit_blocks > 0 && sp->xmit_blocks < c->gso_segs ?
+	    sp->xmit_blocks : c->gso_segs;
+
 	now_header(c, &h);
-	(void)udp_gso_headers(c->gso_buf, c->gso_segs, sp->blksize, &h,
+	(void)udp_gso_headers(c->gso_buf, segs, sp->blksize, &h,
 	    c->counters64);
-	n = send(sp->socket, c->gso_buf, c->gso_segs * sp->blksize, 0);
+	n = send(sp->socket, c->gso_buf, segs * sp->blksize, 0);
 	if (n > 0)
 		c->next_seq += (uint64_t)n / sp->blksize;
 	else if (n == -1 && (errno == EIO || errno == EINVAL))
@@ -466,7 +532,7 @@ udp_send(struct iperf_stream *sp)
 	struct udp_header h;
 	ssize_t n;
 
-	if (c->gso_segs > 1) {
+	if (c->gso_segs > 1 && sp->xmit_blocks != 1) {
 		n = gso_send(sp, c);
 		if (n != -2)
 			return n;

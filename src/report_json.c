@@ -194,6 +194,16 @@ json_on_test_start(struct iperf_test *test)
 
 	if (test->opt.role == 'c' || report_is_datagram(test))
 		add_buffer_sizes(test);
+	/* Ours: whether the UDP streams run with GSO/GRO (ext.h). */
+	if (report_is_datagram(test) && test->run.json_start != NULL) {
+		cJSON *impl = cJSON_GetObjectItemCaseSensitive(
+		    test->run.json_start, "implementation");
+
+		if (impl != NULL)
+			(void)cJSON_AddBoolToObject(impl, "udp_offload",
+			    test->run.udp_offload || test->settings.gso ||
+			    test->settings.gro);
+	}
 	ts = report_json_test_start(test);
 	if (ts != NULL && (test->run.json_start == NULL ||
 	    !cJSON_AddItemToObject(test->run.json_start, "test_start", ts)))

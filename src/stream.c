@@ -228,9 +228,10 @@ worker_fail(struct iperf_stream *sp, int code, int err)
 	pthread_mutex_unlock(&sp->lock);
 }
 
-/* One block (or GSO batch) went out: n bytes, whole datagrams. */
+/* One block (or GSO batch) went out: n bytes, whole datagrams; a batch
+ * also drops its reservation of `reserved` datagrams of the count. */
 static void
-worker_count_sent(struct iperf_stream *sp, size_t n)
+worker_count_sent(struct iperf_stream *sp, size_t n, uint64_t reserved)
 {
 	uint64_t blocks = 1;
 
@@ -238,7 +239,10 @@ worker_count_sent(struct iperf_stream *sp, size_t n)
 		blocks = n / sp->blksize;
 	stream_io_sent(sp, n);
 	stream_count(sp, (uint64_t)n, blocks);
-	test_count_sent(sp->test, (uint64_t)n, blocks);
+	if (reserved > 0)
+		test_count_sent_batch(sp->test, (uint64_t)n, blocks, reserved);
+	else
+		test_count_sent(sp->test, (uint64_t)n, blocks);
 }
 
 static int
@@ -253,6 +257,7 @@ static int
 send_step(struct iperf_stream *sp, struct pacer *pacer)
 {
 	struct iperf_test *test = sp->test;
+	uint64_t batch = 0; /* datagrams reserved against the count */
 	ssize_t n;
 	int ready;
 
@@ -266,9 +271,20 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	}
 	if (pacer_wait(pacer, sp, sp->xmit_len) == -1)
 		return 0;
+	/* A batch (UDP GSO) takes no more of a -n/-k count than is left,
+	 * counting what batches of other streams hold. */
+	sp->xmit_blocks = sp->blksize > 0 ? sp->xmit_len / sp->blksize : 1;
+	if (sp->xmit_blocks > 1 && test_count_stops_sender(test)) {
+		batch = test_send_reserve(test, sp->xmit_blocks, sp->blksize);
+		if (batch == 0)
+			return 0;
+		sp->xmit_blocks = (size_t)batch;
+	}
 	atomic_store(&sp->in_send, 1);
 	n = test->proto->send(sp);
 	atomic_store(&sp->in_send, 0);
+	if (n <= 0 && batch > 0)
+		test_count_sent_batch(test, 0, 0, batch);
 	if (n < 0) {
 		if (transient(errno, 1))
 			return 1;
@@ -278,7 +294,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	}
 	if (n == 0)
 		return 0; /* -F -Z: sendfile() reached the end of the file */
-	worker_count_sent(sp, (size_t)n);
+	worker_count_sent(sp, (size_t)n, batch);
 	return 1;
 }
 
@@ -464,11 +480,12 @@ stream_step(struct iperf_stream *sp)
 		if (ready <= 0)
 			return ready == 0 ? 0 :
 			    iperf_fail(sp->test, IEFILE, errno);
+		sp->xmit_blocks = 0; /* a whole batch */
 		n = sp->test->proto->send(sp);
 		if (n < 0)
 			return iperf_fail(sp->test, IESTREAMWRITE, errno);
 		if (n > 0)
-			worker_count_sent(sp, (size_t)n);
+			worker_count_sent(sp, (size_t)n, 0);
 		return n;
 	}
 	n = sp->test->proto->recv(sp);

@@ -90,6 +90,8 @@ struct iperf_stream {
 	size_t blksize;
 	size_t xmit_len; /* bytes one send moves: blksize, or several
 			  * datagrams with UDP GSO (pacing unit) */
+	size_t xmit_blocks; /* datagrams the next send may carry, at most
+			     * xmit_len / blksize (less near a -n/-k count) */
 	struct stream_io io;
 	struct sockaddr_storage local_addr, remote_addr;
 	socklen_t local_len, remote_len;

@@ -148,6 +148,58 @@ test_send_limit_reached(struct iperf_test *test)
 	return reached;
 }
 
+/*
+ * A batch of up to `want` datagrams of blksize bytes (UDP GSO) against a
+ * -n/-k count: how many may go, 0 once the count is reached.  What is
+ * granted stays reserved until test_count_sent_batch(), so streams
+ * sending at once never overshoot the count together.
+ */
+uint64_t
+test_send_reserve(struct iperf_test *test, uint64_t want, size_t blksize)
+{
+	const struct iperf_settings *s = &test->settings;
+	uint64_t left = want;
+
+	if (s->bytes == 0 && s->blocks == 0)
+		return want;
+	pthread_mutex_lock(&test->limit_lock);
+	if (s->blocks != 0) {
+		uint64_t used = test->run.limit_blocks -
+		    test->run.limit_base_blocks + test->run.limit_reserved;
+		left = used >= s->blocks ? 0 : s->blocks - used;
+	}
+	if (s->bytes != 0 && blksize > 0) {
+		uint64_t used = test->run.limit_bytes -
+		    test->run.limit_base_bytes +
+		    test->run.limit_reserved * blksize;
+		uint64_t b = used >= s->bytes ? 0 :
+		    (s->bytes - used + blksize - 1) / blksize;
+		if (b < left)
+			left = b;
+	}
+	if (left > want)
+		left = want;
+	test->run.limit_reserved += left;
+	pthread_mutex_unlock(&test->limit_lock);
+	return left;
+}
+
+/* The batch went (n bytes, `blocks` datagrams): count it and drop its
+ * reservation of `granted`, in one step. */
+void
+test_count_sent_batch(struct iperf_test *test, uint64_t bytes,
+    uint64_t blocks, uint64_t granted)
+{
+	if (test->settings.bytes == 0 && test->settings.blocks == 0)
+		return;
+	pthread_mutex_lock(&test->limit_lock);
+	test->run.limit_bytes += bytes;
+	test->run.limit_blocks += blocks;
+	test->run.limit_reserved -= granted <= test->run.limit_reserved ?
+	    granted : test->run.limit_reserved;
+	pthread_mutex_unlock(&test->limit_lock);
+}
+
 void
 test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks)
 {

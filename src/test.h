@@ -5,6 +5,7 @@
 #ifndef IPERF_TEST_H
 #define IPERF_TEST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct iperf_test;
@@ -27,6 +28,10 @@ void test_drain_wake(struct iperf_test *test);
 int test_send_limit_reached(struct iperf_test *test);
 /* A send moved `bytes` in `blocks` blocks (datagrams, with UDP GSO). */
 void test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks);
+uint64_t test_send_reserve(struct iperf_test *test, uint64_t want,
+    size_t blksize);
+void test_count_sent_batch(struct iperf_test *test, uint64_t bytes,
+    uint64_t blocks, uint64_t granted);
 void test_limit_rebase(struct iperf_test *test); /* at the end of omit */
 /* Does this end's sender stop once -n/-k is sent?  Yes, but for our
  * server sending datagrams to a client that did not ask for count_stop

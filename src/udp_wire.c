@@ -11,6 +11,8 @@ const unsigned char udp_hello_client[UDP_HELLO_LEN] = { 0x39, 0x38, 0x37,
 	0x36 };
 const unsigned char udp_hello_reply[UDP_HELLO_LEN] = { 0x36, 0x37, 0x38,
 	0x39 };
+const unsigned char udp_hello_reply_offload[UDP_HELLO_OFFLOAD_LEN] = {
+	0x36, 0x37, 0x38, 0x39, 0x2b, 0x67, 0x73, 0x6f };
 /* 987654321 as a little-endian host integer (servers up to 3.11). */
 static const unsigned char udp_reply_legacy[UDP_HELLO_LEN] = { 0xb1, 0x68,
 	0xde, 0x3a };
@@ -56,6 +58,13 @@ udp_hello_is_reply(const unsigned char *buf, size_t len)
 	return memcmp(buf, udp_hello_reply, UDP_HELLO_LEN) == 0 ||
 	    memcmp(buf, udp_reply_legacy, UDP_HELLO_LEN) == 0 ||
 	    memcmp(buf, udp_hello_client, UDP_HELLO_LEN) == 0;
+}
+
+int
+udp_hello_grants_offload(const unsigned char *buf, size_t len)
+{
+	return len == UDP_HELLO_OFFLOAD_LEN &&
+	    memcmp(buf, udp_hello_reply_offload, UDP_HELLO_OFFLOAD_LEN) == 0;
 }
 
 int

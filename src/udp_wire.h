@@ -18,6 +18,9 @@
 
 extern const unsigned char udp_hello_client[UDP_HELLO_LEN]; /* "9876" */
 extern const unsigned char udp_hello_reply[UDP_HELLO_LEN];  /* "6789" */
+/* Our server's reply granting udp_offload (ext.h): "6789+gso". */
+#define UDP_HELLO_OFFLOAD_LEN 8
+extern const unsigned char udp_hello_reply_offload[UDP_HELLO_OFFLOAD_LEN];
 
 struct udp_header {
 	uint32_t sec;
@@ -36,6 +39,8 @@ int udp_header_decode(const unsigned char *buf, size_t len,
  * the legacy 987654321 in little-endian, or the byte-swapped form that
  * old big-endian builds sent). */
 int udp_hello_is_reply(const unsigned char *buf, size_t len);
+/* 1 if the reply is exactly the udp_offload grant. */
+int udp_hello_grants_offload(const unsigned char *buf, size_t len);
 
 /*
  * --gsro (UDP GSO/GRO): several datagrams travel through one system call.

@@ -143,6 +143,7 @@ START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
 	t->proto = proto_find(SOCK_DGRAM);
 	t->settings.protocol_id = SOCK_DGRAM;
 	t->settings.bytes = 5000000;
+	t->opt.no_udp_offload = 1; /* udp_offload has its own test */
 	s = encode(); /* sending the count: stock behaviour, no key */
 	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
 	free(s);
@@ -153,6 +154,38 @@ START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
 	    "\"want\":[\"count_stop\"]}}"));
 	free(s);
 	t->proto = proto_find(SOCK_STREAM); /* TCP: no loss, no key */
+	t->settings.protocol_id = SOCK_STREAM;
+	s = encode();
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+}
+END_TEST
+
+/* UDP asks for udp_offload unless --gsro (stock's own keys) or
+ * --no-udp-offload; TCP never. */
+START_TEST(asks_for_udp_offload_on_udp_only)
+{
+	char *s;
+
+	if (!ext_udp_offload_built())
+		return;
+	t->proto = proto_find(SOCK_DGRAM);
+	t->settings.protocol_id = SOCK_DGRAM;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"iperf3_compat\":{\"version\":\""
+	    PACKAGE_VERSION "\",\"want\":[\"udp_offload\"]}"));
+	free(s);
+	t->opt.gsro = 1;
+	s = encode();
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+	t->opt.gsro = 0;
+	t->opt.no_udp_offload = 1;
+	s = encode();
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+	t->opt.no_udp_offload = 0;
+	t->proto = proto_find(SOCK_STREAM);
 	t->settings.protocol_id = SOCK_STREAM;
 	s = encode();
 	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
@@ -448,6 +481,7 @@ make_suite(void)
 	tcase_add_test(tc, never_sends_flags_as_false_or_zero);
 	tcase_add_test(tc, bidir_wins_over_reverse_when_encoding);
 	tcase_add_test(tc, asks_for_count_stop_only_when_receiving_a_udp_count);
+	tcase_add_test(tc, asks_for_udp_offload_on_udp_only);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
 	tcase_add_checked_fixture(tc, setup, teardown);

@@ -118,6 +118,25 @@ START_TEST(accepts_current_and_legacy_replies_only)
 }
 END_TEST
 
+/* Our server's udp_offload grant starts with the stock reply, so any
+ * client reading 4 bytes sees "6789"; only the exact 8 bytes grant. */
+START_TEST(offload_grant_is_a_stock_reply_plus_four_bytes)
+{
+	unsigned char b[UDP_HELLO_OFFLOAD_LEN + 1];
+
+	memcpy(b, udp_hello_reply_offload, UDP_HELLO_OFFLOAD_LEN);
+	ck_assert(udp_hello_is_reply(b, UDP_HELLO_LEN));
+	ck_assert(udp_hello_is_reply(b, UDP_HELLO_OFFLOAD_LEN));
+	ck_assert(udp_hello_grants_offload(b, UDP_HELLO_OFFLOAD_LEN));
+	ck_assert(!udp_hello_grants_offload(b, UDP_HELLO_LEN));
+	ck_assert(!udp_hello_grants_offload(udp_hello_reply, UDP_HELLO_LEN));
+	b[UDP_HELLO_OFFLOAD_LEN] = 0;
+	ck_assert(!udp_hello_grants_offload(b, UDP_HELLO_OFFLOAD_LEN + 1));
+	b[7] ^= 1;
+	ck_assert(!udp_hello_grants_offload(b, UDP_HELLO_OFFLOAD_LEN));
+}
+END_TEST
+
 /* ---- accounting --------------------------------------------------------- */
 
 static void
@@ -430,6 +449,7 @@ make_suite(void)
 	TCase *tc = tcase_create("wire");
 
 	tcase_add_test(tc, encodes_32bit_header_big_endian);
+	tcase_add_test(tc, offload_grant_is_a_stock_reply_plus_four_bytes);
 	tcase_add_test(tc, encodes_64bit_header_big_endian);
 	tcase_add_test(tc, refuses_to_encode_into_a_short_buffer);
 	tcase_add_test(tc, decodes_headers_of_exact_length);
