@@ -110,7 +110,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/auth.test \
 	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test \
 	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test \
-	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test
+	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
+	%reldir%/bench_smoke.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -123,6 +124,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/stages.test %reldir%/stages.py \
 	%reldir%/multi.test %reldir%/multi.py \
 	%reldir%/udp_offload.test %reldir%/udp_offload.py \
+	%reldir%/bench_smoke.test \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
