@@ -16,6 +16,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stream.h"
+#include "stream_io.h"
 #include "banned.h"
 
 #ifndef MSG_TRUNC
@@ -226,7 +227,12 @@ tcp_stream_init(struct iperf_stream *sp)
 	int rcv = 0;
 	socklen_t len = sizeof(rcv);
 
-	if (sp->sender || sp->test->settings.num_streams != 1)
+	/* Not where every byte must be read as soon as it is there: a -F
+	 * file (its last bytes would wait below the mark when the sender
+	 * stops) or a -n/-k count. */
+	if (sp->sender || sp->test->settings.num_streams != 1 ||
+	    stream_io_has_sink(sp) || sp->test->settings.bytes != 0 ||
+	    sp->test->settings.blocks != 0)
 		return 0;
 	c = calloc(1, sizeof(*c));
 	if (c == NULL)
