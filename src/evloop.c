@@ -123,34 +123,45 @@ evloop_add_timer_at(struct evloop *loop, uint64_t at_us, uint64_t period_us,
 	    period_us, cb, arg);
 }
 
+/* The handle calls accept a NULL loop (a test without one, or after it
+ * was dropped): nothing is live there. */
 void
 evloop_cancel_timer(struct evloop *loop, timer_id *id)
 {
-	timer_cancel(&loop->timers, id);
+	if (loop != NULL)
+		timer_cancel(&loop->timers, id);
+	else if (id != NULL)
+		*id = TIMER_NONE;
 }
 
 int
 evloop_timer_active(struct evloop *loop, timer_id id)
 {
-	return timer_active(&loop->timers, id);
+	return loop != NULL && timer_active(&loop->timers, id);
 }
 
 int
 evloop_timer_deadline(struct evloop *loop, timer_id id, uint64_t *deadline_us)
 {
-	return timer_deadline(&loop->timers, id, deadline_us);
+	return loop != NULL && timer_deadline(&loop->timers, id, deadline_us);
 }
 
 int
 evloop_reset_timer(struct evloop *loop, timer_id id, uint64_t delay_us)
 {
+	if (loop == NULL)
+		return -1;
 	return timer_reset(&loop->timers, id, evloop_now(loop), delay_us);
 }
 
 int
 evloop_reset_timer_at(struct evloop *loop, timer_id id, uint64_t at_us)
 {
-	uint64_t now = evloop_now(loop);
+	uint64_t now;
+
+	if (loop == NULL)
+		return -1;
+	now = evloop_now(loop);
 
 	return timer_reset(&loop->timers, id, now, at_us > now ? at_us - now : 0);
 }
