@@ -215,6 +215,7 @@ struct listen_args {
 	int v6only;
 	net_setopts_fn *setopts;
 	void *arg;
+	int setopts_binds;
 };
 
 static int
@@ -239,7 +240,7 @@ listen_on(const struct addrinfo *ai, const struct listen_args *la)
 	}
 	if (la->setopts != NULL && la->setopts(fd, ai->ai_family, la->arg) == -1)
 		goto out_close_fd;
-	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1)
+	if (!la->setopts_binds && bind(fd, ai->ai_addr, ai->ai_addrlen) == -1)
 		goto out_close_fd;
 	if (la->type == SOCK_STREAM && listen(fd, SOMAXCONN) == -1)
 		goto out_close_fd;
@@ -263,7 +264,7 @@ net_listen_with(const struct net_listen_args *a, int *gai_err)
 	int fam = a->domain;
 	int unspec = a->local == NULL && a->domain == AF_UNSPEC;
 	struct listen_args la = { a->type, a->protocol, a->bind_dev, -1,
-		a->setopts, a->setopts_arg };
+		a->setopts, a->setopts_arg, a->setopts_binds };
 
 	*gai_err = 0;
 	/* Dual-stack by default: prefer the IPv6 wildcard. */
@@ -308,7 +309,7 @@ net_listen(int type, int domain, const char *local, int port,
     const char *bind_dev, net_setopts_fn *setopts, void *arg, int *gai_err)
 {
 	struct net_listen_args a = { type, 0, domain, local, port, bind_dev,
-		setopts, arg };
+		setopts, arg, 0 };
 
 	return net_listen_with(&a, gai_err);
 }

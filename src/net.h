@@ -64,6 +64,8 @@ struct net_listen_args {
 	const char *bind_dev;
 	net_setopts_fn *setopts;
 	void *setopts_arg;
+	int setopts_binds; /* setopts binds the socket itself (SCTP --xbind,
+			    * by sctp_bindx): no bind() after it */
 };
 int net_listen_with(const struct net_listen_args *a, int *gai_err);
 

@@ -112,7 +112,8 @@ psctp_listen(struct iperf_test *test)
 {
 	struct net_listen_args a = { SOCK_STREAM, IPPROTO_SCTP,
 		test->opt.domain, test->opt.bind_address, test->opt.server_port,
-		test->opt.bind_dev, psctp_listen_setopts, test };
+		test->opt.bind_dev, psctp_listen_setopts, test,
+		test->opt.xbind_count > 0 };
 	int gai = 0, fd;
 
 	if (test->listener >= 0) {

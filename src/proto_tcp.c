@@ -108,7 +108,7 @@ relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
 {
 	struct net_listen_args a = { SOCK_STREAM, net_tcp_protocol(mptcp),
 		test->opt.domain, test->opt.bind_address, test->opt.server_port,
-		test->opt.bind_dev, setopts, test };
+		test->opt.bind_dev, setopts, test, 0 };
 	int gai = 0, fd;
 
 	if (test->listener >= 0)

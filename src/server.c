@@ -467,7 +467,7 @@ server_listen(struct iperf_test *test)
 	struct net_listen_args a = { SOCK_STREAM,
 		net_tcp_protocol(test->opt.mptcp), test->opt.domain,
 		test->opt.bind_address, test->opt.server_port,
-		test->opt.bind_dev, NULL, NULL };
+		test->opt.bind_dev, NULL, NULL, 0 };
 
 	if (test->listener >= 0)
 		return 0;

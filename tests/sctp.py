@@ -19,7 +19,10 @@ import socket
 import subprocess
 import sys
 
-from testlib import free_port, one_test, record, stock_peers, summary
+import time
+
+from testlib import (free_port, one_test, record, stock_peers, stop,
+                     summary, wait_listening)
 
 
 def kernel_sctp():
@@ -37,13 +40,13 @@ def built_with_sctp(ours):
     return "SCTP" in out
 
 
-def pair(server, client, args):
+def pair(server, client, args, sargs=()):
     """one_test()'s results; a client or server that hangs is this case's
     failure (exit status None, and why on the client's stderr), not the
     end of the script."""
     port = free_port()
     try:
-        return one_test([server, "-s", "-1", "-p", str(port)],
+        return one_test([server, "-s", "-1", "-p", str(port)] + list(sargs),
                         [client, "-c", "127.0.0.1", "-p", str(port)] + args)
     except subprocess.TimeoutExpired as e:
         return (subprocess.CompletedProcess(e.cmd, None, "",
@@ -77,11 +80,65 @@ def data(ours, stock):
         peers += [(f"ours->{ver}", path, ours), (f"{ver}->ours", ours, path)]
     for name, srv, cli in peers:
         for args in (["-t", "1"], ["-t", "1", "-P", "2"], ["-t", "1", "-R"],
-                     ["-t", "1", "--nstreams", "4"]):
+                     ["-t", "1", "--nstreams", "4"], ["-t", "1", "-J"],
+                     ["-t", "1", "--bidir"], ["-t", "1", "-l", "8K"]):
             c, src, sout, _ = pair(srv, cli, ["--sctp"] + args)
-            ok = c.returncode == 0 and src == 0 and "receiver" in c.stdout
+            ok = c.returncode == 0 and src == 0 and \
+                ("receiver" in c.stdout or '"sum_received"' in c.stdout)
             record(f"SCTP {name} {' '.join(args)}", ok,
                    "" if ok else c.stderr.strip()[:200])
+        # --xbind on both ends (the server's listener is bound by
+        # sctp_bindx alone; a bind() after it failed with EINVAL).
+        c, src, _, serr = pair(srv, cli, ["-4", "--sctp", "--xbind",
+                                          "127.0.0.1", "-t", "1"],
+                               ["-4", "--xbind", "127.0.0.1"])
+        ok = c.returncode == 0 and src == 0 and "receiver" in c.stdout
+        record(f"SCTP {name} -4 --xbind 127.0.0.1 on both ends", ok,
+               "" if ok else (c.stderr + serr).strip()[:200])
+    # Without -4: whatever 3.21 does with 3.21, ours does with ours.
+    ref = [p for v, p in stock_peers(stock, want=("3.21",))]
+    xb = (["--sctp", "--xbind", "127.0.0.1", "-t", "1"],
+          ["--xbind", "127.0.0.1"])
+    if ref:
+        want, wsrc, _, _ = pair(ref[0], ref[0], *xb)
+        got, gsrc, _, gerr = pair(ours, ours, *xb)
+        record("SCTP --xbind 127.0.0.1 without -4: ours/ours exits as "
+               "3.21/3.21", (got.returncode, gsrc) == (want.returncode, wsrc),
+               f"3.21 {want.returncode}/{wsrc}, ours {got.returncode}/{gsrc}"
+               f" {gerr.strip()[:120]}")
+    multi(ours)
+
+
+def multi(ours):
+    """--max-tests 2: two SCTP tests at once on one server."""
+    port = free_port()
+    srv = subprocess.Popen([ours, "-s", "-p", str(port), "--max-tests", "2"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        if not wait_listening(port, srv, time.time() + 10):
+            record("SCTP --max-tests 2: two tests at once", False,
+                   "server did not listen")
+            return
+        clis = [subprocess.Popen([ours, "-c", "127.0.0.1", "-p", str(port),
+                                  "--sctp", "-t", "2"] + extra,
+                                 stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+                for extra in ([], ["-R"])]
+        outs = []
+        for c in clis:
+            try:
+                o, e = c.communicate(timeout=40)
+            except subprocess.TimeoutExpired:
+                c.kill()
+                o, e = c.communicate()
+            outs.append((c.returncode, o, e))
+        ok = all(rc == 0 and "receiver" in o for rc, o, _ in outs)
+        record("SCTP --max-tests 2: two tests at once (one -R)", ok,
+               "" if ok else "; ".join(f"{rc}: {e.strip()[:100]}"
+                                       for rc, _, e in outs))
+    finally:
+        stop(srv)
 
 
 def main():
