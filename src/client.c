@@ -174,7 +174,9 @@ client_end_test(struct iperf_test *test)
 	if (test->run.state != TEST_RUNNING)
 		return;
 	/* Tell the server first, so that it stops counting close to our
-	 * end; waking and joining the workers takes a moment. */
+	 * end; waking and joining the workers takes a moment.  (Figures
+	 * only a live connection gives are taken before the wake-up.) */
+	stats_keep_sender_info(test);
 	stream_signal_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
 		test->run.sops->on_fail(test);

@@ -10,6 +10,7 @@
 
 struct iperf_test;
 struct iperf_stream;
+struct tcpinfo_snapshot;
 
 #define PROTO_F_RETRANSMITS (1u << 0) /* sender reads retransmits (TCP_INFO) */
 #define PROTO_F_DATAGRAM (1u << 1)    /* message oriented (UDP) */
@@ -44,6 +45,10 @@ struct iperf_proto_ops {
 	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
 	int (*stream_init)(struct iperf_stream *sp);
 	void (*stream_release)(struct iperf_stream *sp);
+	/* A sender's connection figures (cwnd, window, RTT, path MTU) where
+	 * they do not come from TCP_INFO; 0, or -1 if unavailable.  Optional. */
+	int (*sender_info)(struct iperf_stream *sp,
+	    struct tcpinfo_snapshot *out);
 	/* Worker I/O of one block: bytes moved, 0 at end of stream, -1.
 	 * A sender sends what stream_io_data()/stream_io_left() describe (a
 	 * datagram transport: whole blocks), or, on a stream_io zerocopy

@@ -21,6 +21,7 @@
 #include "net.h"
 #include "proto.h"
 #include "stream.h"
+#include "tcp_info.h"
 #include "banned.h"
 
 #define SCTP_DATA_CONNECT_TIMEOUT_MS 30000
@@ -187,6 +188,30 @@ psctp_recv(struct iperf_stream *sp)
 	return n;
 }
 
+/*
+ * The association's figures, as 3.21 reports them for SCTP: from
+ * SCTP_STATUS, the primary path's cwnd and MTU, its smoothed RTT (the
+ * kernel's value, in ms, unconverted) and the peer's receive window;
+ * no retransmit count (0).
+ */
+static int
+psctp_sender_info(struct iperf_stream *sp, struct tcpinfo_snapshot *out)
+{
+	struct sctp_status st;
+	socklen_t len = sizeof(st);
+
+	memset(&st, 0, sizeof(st));
+	memset(out, 0, sizeof(*out));
+	if (getsockopt(sp->socket, IPPROTO_SCTP, SCTP_STATUS, &st, &len) == -1)
+		return -1;
+	out->valid = 1;
+	out->snd_cwnd = st.sstat_primary.spinfo_cwnd;
+	out->snd_wnd = st.sstat_rwnd;
+	out->rtt = st.sstat_primary.spinfo_srtt;
+	out->pmtu = st.sstat_primary.spinfo_mtu;
+	return 0;
+}
+
 const struct iperf_proto_ops proto_sctp = {
 	.id = 12,
 	.name = "SCTP",
@@ -198,4 +223,5 @@ const struct iperf_proto_ops proto_sctp = {
 	.connect = psctp_connect,
 	.send = psctp_send,
 	.recv = psctp_recv,
+	.sender_info = psctp_sender_info,
 };

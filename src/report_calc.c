@@ -47,6 +47,12 @@ is_sctp(const struct iperf_test *test)
 }
 
 int
+report_is_sctp(const struct iperf_test *test)
+{
+	return is_sctp(test);
+}
+
+int
 report_group_has_retr(const struct iperf_test *test, int g)
 {
 	if (is_sctp(test))

@@ -45,6 +45,8 @@ struct report_end {
 };
 
 int report_is_datagram(const struct iperf_test *test);
+/* SCTP: 3.21's JSON has no buffer sizes, MSS or summed retransmits. */
+int report_is_sctp(const struct iperf_test *test);
 int report_is_bidir(const struct iperf_test *test);
 /* -P > 1: [SUM] rows and interval separators. */
 int report_want_sums(const struct iperf_test *test);

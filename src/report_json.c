@@ -117,6 +117,8 @@ json_begin(struct iperf_test *test)
 static void
 add_buffer_sizes(struct iperf_test *test)
 {
+	if (report_is_sctp(test))
+		return;
 	add_num(test->run.json_start, "sock_bufsize",
 	    test->settings.socket_bufsize);
 	add_num(test->run.json_start, "sndbuf_actual", test->run.sndbuf_actual);
@@ -162,7 +164,7 @@ json_on_connect(struct iperf_test *test)
 	    test->run.peer_host);
 	add_num(peer, "port", client ? test->opt.server_port : test->run.peer_port);
 	add_str(test->run.json_start, "cookie", test->run.cookie);
-	if (!report_is_datagram(test)) {
+	if (!report_is_datagram(test) && !report_is_sctp(test)) {
 		if (test->settings.mss > 0)
 			add_num(test->run.json_start, "tcp_mss",
 			    test->settings.mss);

@@ -208,7 +208,8 @@ interval_sum(const struct iperf_test *test, int g)
 		report_json_num(o, "packets", (double)t.packets, &err);
 	else if (report_is_datagram(test))
 		loss_keys(o, t.jitter, t.lost, t.packets, &err);
-	else if (first != NULL && report_stream_has_retr(test, first))
+	else if (first != NULL && report_stream_has_retr(test, first) &&
+	    !report_is_sctp(test))
 		report_json_num(o, "retransmits", (double)t.retransmits, &err);
 	report_json_flag(o, "omitted", ir->omitted, &err);
 	report_json_flag(o, "sender", sends, &err);

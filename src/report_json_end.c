@@ -208,7 +208,7 @@ tcp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	report_end_group(test, g, &s);
 	o = cJSON_CreateObject();
 	span(o, s.sender_time, s.sender_time, s.sent_bytes, s.sender_time, err);
-	if (report_group_has_retr(test, g))
+	if (report_group_has_retr(test, g) && !report_is_sctp(test))
 		report_json_num(o, "retransmits", (double)s.retransmits, err);
 	report_json_flag(o, "sender", sends, err);
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);

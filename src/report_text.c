@@ -250,8 +250,9 @@ sum_interval_row(struct iperf_test *test, int g)
 	if (report_is_datagram(test))
 		kind = first->sender ? ROW_UDP_PACKETS : ROW_UDP_LOSS;
 	else
-		kind = report_stream_has_retr(test, first) ? ROW_TCP_RETR_SUM :
-		    ROW_TCP_PLAIN;
+		/* SCTP: 3.21's interval [SUM] has no Retr. */
+		kind = report_stream_has_retr(test, first) &&
+		    !report_is_sctp(test) ? ROW_TCP_RETR_SUM : ROW_TCP_PLAIN;
 	(void)report_fmt_row(line, sizeof(line), kind, &r);
 	report_text_line(test, line);
 }

@@ -39,10 +39,11 @@ emit_unavailable(struct iperf_test *test, int id, const char *what)
 	report_text_line(test, line);
 }
 
-/* The sender row of a stream or group (figures in e). */
+/* The sender row of a stream or group (figures in e); `local`: this end
+ * sent the stream's data. */
 static void
 sender_row(struct iperf_test *test, struct report_row *r,
-    const struct report_end *e)
+    const struct report_end *e, int local)
 {
 	r->end = e->sender_time;
 	r->seconds = e->sender_time;
@@ -51,6 +52,11 @@ sender_row(struct iperf_test *test, struct report_row *r,
 	if (report_is_datagram(test)) {
 		r->packets = e->sender_packets;
 		emit_row(test, ROW_UDP_LOSS, r);
+	} else if (report_is_sctp(test) && r->id != REPORT_SUM_ID) {
+		/* As 3.21: an SCTP stream's sender row has a Retr figure,
+		 * -1 where the peer sent (-R, --bidir RX); its [SUM] none. */
+		r->retransmits = local ? e->retransmits : -1;
+		emit_row(test, ROW_TCP_RETR, r);
 	} else if (report_retr_known(test)) {
 		r->retransmits = e->retransmits;
 		emit_row(test, r->id == REPORT_SUM_ID ? ROW_TCP_RETR_SUM :
@@ -113,7 +119,7 @@ stream_rows(struct iperf_test *test, struct iperf_stream *sp)
 	r.role = role;
 	r.fmt = test->opt.unit_format;
 	if (client || sp->sender)
-		sender_row(test, &r, &e);
+		sender_row(test, &r, &e, sp->sender);
 	else if (test->opt.verbose)
 		emit_unavailable(test, sp->socket, "sender");
 	extra_stream_lines(test, sp, &e, role);
@@ -149,7 +155,7 @@ sum_rows(struct iperf_test *test, int g)
 	r.role = role;
 	r.fmt = test->opt.unit_format;
 	if (client || sends)
-		sender_row(test, &r, &s);
+		sender_row(test, &r, &s, sends);
 	else
 		sum_unavailable(test, "sender");
 	if (client || !sends)

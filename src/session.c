@@ -464,6 +464,7 @@ session_collect_final(struct iperf_test *test)
 	evloop_cancel_timer(test->loop, &test->run.stats_timer);
 	evloop_cancel_timer(test->loop, &test->run.omit_timer);
 	evloop_cancel_timer(test->loop, &test->run.end_timer);
+	stats_keep_sender_info(test);
 	stream_stop_workers(test, 0);
 	note_flush(test);
 	if (test->run.streams != NULL && test->run.start_us != 0 &&

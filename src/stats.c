@@ -51,8 +51,19 @@ sample_tcpinfo(struct iperf_test *test, struct iperf_stream *sp,
 {
 	struct tcpinfo_snapshot ti;
 
-	if (!stream_has_tcpinfo(test, sp) || tcp_info_read(sp->socket, &ti) == -1)
+	if (sp->sender && test->proto->sender_info != NULL) {
+		/* Once the streams are shut down the association is gone:
+		 * its figures from just before (stats_keep_sender_info). */
+		if (test->proto->sender_info(sp, &ti) == -1) {
+			if (!sp->tcpi_last.valid)
+				return;
+			ti = sp->tcpi_last;
+			ti.total_retrans = sp->tcp_retrans_base_interval;
+		}
+	} else if (!stream_has_tcpinfo(test, sp) ||
+	    tcp_info_read(sp->socket, &ti) == -1) {
 		return;
+	}
 	ir->has_tcpinfo = 1;
 	ir->retransmits = ti.total_retrans - sp->tcp_retrans_base_interval;
 	sp->tcp_retrans_base_interval = ti.total_retrans;
@@ -77,6 +88,19 @@ sample_tcpinfo(struct iperf_test *test, struct iperf_stream *sp,
 	sp->rtt_sum += ti.rtt;
 	sp->rtt_samples++;
 	sp->reorder = ti.reorder;
+}
+
+void
+stats_keep_sender_info(struct iperf_test *test)
+{
+	struct iperf_stream *sp;
+	struct tcpinfo_snapshot ti;
+
+	if (test->proto == NULL || test->proto->sender_info == NULL)
+		return;
+	for (sp = test->run.streams; sp != NULL; sp = sp->next)
+		if (sp->sender && test->proto->sender_info(sp, &ti) == 0)
+			sp->tcpi_last = ti;
 }
 
 static struct interval_result *

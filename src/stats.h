@@ -21,6 +21,9 @@ struct iperf_stream;
 void stats_start(struct iperf_test *test, uint64_t now_us);
 /* Take one interval for every stream; returns 1 if it was kept. */
 int stats_sample(struct iperf_test *test, uint64_t now_us, int final);
+/* Before the streams are shut down: keep each sender's figures that only
+ * a live connection gives (proto sender_info), for the final interval. */
+void stats_keep_sender_info(struct iperf_test *test);
 /* End of the omit period: counters restart, the interval clock restarts. */
 void stats_omit_end(struct iperf_test *test, uint64_t now_us);
 

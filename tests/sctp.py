@@ -15,6 +15,8 @@
 
 Both modes skip (77) when our binary was built without SCTP.
 """
+import json
+import re
 import socket
 import subprocess
 import sys
@@ -106,7 +108,96 @@ def data(ours, stock):
                "3.21/3.21", (got.returncode, gsrc) == (want.returncode, wsrc),
                f"3.21 {want.returncode}/{wsrc}, ours {got.returncode}/{gsrc}"
                f" {gerr.strip()[:120]}")
+    if ref:
+        shapes(ours, ref[0])
+        text_shapes(ours, ref[0])
     multi(ours)
+
+
+def keyset(o, path=""):
+    out = set()
+    if isinstance(o, dict):
+        for k, v in o.items():
+            if k == "implementation":  # ours, by design (iperf3(1))
+                continue
+            out.add(f"{path}.{k}")
+            out |= keyset(v, f"{path}.{k}")
+    elif isinstance(o, list):
+        for v in o[:1]:
+            out |= keyset(v, f"{path}[]")
+    return out
+
+
+def shapes(ours, ref):
+    """-J of the same run, ours/ours against 3.21/3.21: the same keys, and
+    the sender's association figures (snd_cwnd, pmtu) filled where 3.21
+    fills them.  (rtt comes from the same SCTP_STATUS, but a smoothed RTT
+    in ms under an emulated CPU is 0 in some runs of either program.)"""
+    for args in (["-t", "1", "-J"], ["-t", "1", "-J", "-P", "2"],
+                 ["-t", "1", "-J", "-R"], ["-t", "1", "-J", "--bidir"]):
+        docs = []
+        for prog in (ref, ours):
+            c, src, _, _ = pair(prog, prog, ["--sctp"] + args)
+            try:
+                docs.append(json.loads(c.stdout))
+            except ValueError:
+                docs.append(None)
+        name = f"SCTP {' '.join(args)}: JSON keys and figures as 3.21's"
+        if None in docs:
+            record(name, False, "no JSON document")
+            continue
+        want, got = keyset(docs[0]), keyset(docs[1])
+        probs = []
+        if got - want:
+            probs.append(f"extra {sorted(got - want)}")
+        if want - got:
+            probs.append(f"missing {sorted(want - got)}")
+        for key in ("snd_cwnd", "pmtu"):
+            def senders(d):
+                return [st[key] for iv in d["intervals"]
+                        for st in iv["streams"]
+                        if st.get("sender") and key in st]
+            w, g = senders(docs[0]), senders(docs[1])
+            if any(w) and not any(g):
+                probs.append(f"{key} 0 where 3.21 has {w[:2]}")
+        record(name, not probs, "; ".join(probs), detail_on_pass=False)
+
+
+def text_shape(out):
+    """Each report line as (kind, tail tokens): numbers as N, byte units
+    as U; the tail is what follows the bitrate (Retr, Cwnd, role)."""
+    rows = []
+    for ln in out.splitlines():
+        m = re.match(r"\[\s*(SUM|\d+)\](\[[A-Z-]+\])?.*?bits/sec(.*)$", ln)
+        if not m:
+            continue
+        kind = ("SUM" if m.group(1) == "SUM" else "S") + (m.group(2) or "")
+        toks = ["N" if re.fullmatch(r"-?[0-9.]+", t) else
+                "U" if t.endswith("Bytes") else t for t in m.group(3).split()]
+        rows.append((kind, toks))
+    return rows
+
+
+def text_shapes(ours, ref):
+    """Text of the same run, ours/ours against 3.21/3.21: the same rows
+    with the same columns (Retr on stream sender rows, -1 where the peer
+    sent; none on [SUM] rows; a Cwnd on interval rows)."""
+    for args in (["-t", "2", "-P", "2"], ["-t", "2", "-R"],
+                 ["-t", "2", "--bidir"]):
+        outs = []
+        for prog in (ref, ours):
+            c, _, _, _ = pair(prog, prog, ["--sctp"] + args)
+            outs.append(c.stdout)
+        want, got = text_shape(outs[0]), text_shape(outs[1])
+        diff = [f"{w} != {g}" for w, g in zip(want, got) if w != g]
+        if len(want) != len(got):
+            diff.append(f"{len(got)} rows, 3.21 {len(want)}")
+        record(f"SCTP {' '.join(args)}: text columns as 3.21's", not diff,
+               "; ".join(diff[:3]), detail_on_pass=False)
+        if args[-1] in ("-R", "--bidir"):
+            record(f"SCTP {' '.join(args)}: remote sender's Retr is -1",
+                   re.search(r"\s-1\s+sender", outs[1]) is not None,
+                   outs[1][-400:], detail_on_pass=False)
 
 
 def multi(ours):

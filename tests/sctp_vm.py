@@ -22,7 +22,10 @@ boot, or does not finish, is a failure.
 Environment: IPERF3_VM_CACHE, where the extracted kernel and busybox are
 kept (default BUILDDIR/tests/sctp_vm.cache; set it to keep them across
 builds); IPERF3_VM_TIMEOUT, the bound on the guest's run in seconds
-(default 900: a loaded 2-CPU machine without KVM).
+(default 900: a loaded 2-CPU machine without KVM); IPERF3_VM_SCRIPT, a
+shell script (a path on this machine) the guest runs in place of
+sctp_data.test, to look at SCTP by hand (its output comes back as "vm|"
+lines).
 """
 import lzma
 import os
@@ -284,7 +287,8 @@ def guest_command(build, src):
                 else os.environ[k]
     return ("cd / && exec env -i " +
             " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) +
-            " sh " + shlex.quote(os.path.join(src, "sctp_data.test")))
+            " sh " + shlex.quote(os.environ.get("IPERF3_VM_SCRIPT") or
+                                 os.path.join(src, "sctp_data.test")))
 
 
 def initramfs(busybox, modules, command):
