@@ -180,19 +180,11 @@ server_limits_start(struct iperf_test *test)
 	return 0;
 }
 
-static void
-cancel(struct iperf_test *test, timer_id *t)
-{
-	if (test->loop != NULL)
-		evloop_cancel_timer(test->loop, t);
-	*t = TIMER_NONE;
-}
-
 void
 server_limits_stop(struct iperf_test *test)
 {
-	cancel(test, &test->run.safety_timer);
-	cancel(test, &test->run.rate_timer);
+	evloop_cancel_timer(test->loop, &test->run.safety_timer);
+	evloop_cancel_timer(test->loop, &test->run.rate_timer);
 }
 
 /* ---- idle ---------------------------------------------------------------- */
@@ -225,7 +217,7 @@ server_limits_idle_start(struct iperf_test *test)
 void
 server_limits_idle_stop(struct iperf_test *test)
 {
-	cancel(test, &test->run.idle_timer);
+	evloop_cancel_timer(test->loop, &test->run.idle_timer);
 }
 
 void

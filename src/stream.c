@@ -239,10 +239,7 @@ worker_count_sent(struct iperf_stream *sp, size_t n, uint64_t reserved)
 		blocks = n / sp->blksize;
 	stream_io_sent(sp, n);
 	stream_count(sp, (uint64_t)n, blocks);
-	if (reserved > 0)
-		test_count_sent_batch(sp->test, (uint64_t)n, blocks, reserved);
-	else
-		test_count_sent(sp->test, (uint64_t)n, blocks);
+	test_count_sent_batch(sp->test, (uint64_t)n, blocks, reserved);
 }
 
 static int

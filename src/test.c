@@ -200,16 +200,6 @@ test_count_sent_batch(struct iperf_test *test, uint64_t bytes,
 	pthread_mutex_unlock(&test->limit_lock);
 }
 
-void
-test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks)
-{
-	if (test->settings.bytes == 0 && test->settings.blocks == 0)
-		return;
-	pthread_mutex_lock(&test->limit_lock);
-	test->run.limit_bytes += bytes;
-	test->run.limit_blocks += blocks;
-	pthread_mutex_unlock(&test->limit_lock);
-}
 
 void
 test_limit_rebase(struct iperf_test *test)
@@ -372,9 +362,7 @@ test_cancel_timers(struct iperf_test *test)
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
-		if (test->loop != NULL)
-			evloop_cancel_timer(test->loop, timers[i]);
-		*timers[i] = TIMER_NONE;
+		evloop_cancel_timer(test->loop, timers[i]);
 	}
 }
 

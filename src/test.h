@@ -27,7 +27,6 @@ void test_drain_wake(struct iperf_test *test);
 /* -n / -k accounting for senders (thread-safe). */
 int test_send_limit_reached(struct iperf_test *test);
 /* A send moved `bytes` in `blocks` blocks (datagrams, with UDP GSO). */
-void test_count_sent(struct iperf_test *test, uint64_t bytes, uint64_t blocks);
 uint64_t test_send_reserve(struct iperf_test *test, uint64_t want,
     size_t blksize);
 void test_count_sent_batch(struct iperf_test *test, uint64_t bytes,
