@@ -53,6 +53,15 @@ if [ "${CI:-}" = true ] || [ "${IPERF3_CROSS:-}" = 1 ]; then
 fi
 make -s -j"$jobs" check
 status=$?
+# A failed test's own lines first (all but its PASS lines, at most 60),
+# so a report that shows only the start of this output still says what
+# failed and how.
+for t in tests/*.trs fuzz/*.trs; do
+	[ -f "$t" ] || continue
+	grep -q '^:test-result: \(FAIL\|ERROR\)' "$t" || continue
+	echo "== failed: ${t%.trs}"
+	grep -v '^PASS' "${t%.trs}.log" | head -60
+done
 make -s check-headers || status=1
 robust_job() {
 	t0=$(date +%s)

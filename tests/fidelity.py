@@ -35,7 +35,8 @@ from testlib import (free_port, report, skip, stock_peers, stop,
 
 # 3.21 ends 0.000-0.01 s past -t on a quiet loopback (more when loaded);
 # a sender that slept through the end overran by up to 0.1 s.  A case
-# past the margin runs once more before it fails (a load spike).
+# past the margin runs up to twice more before it fails (load spikes: in
+# CI this suite shares two cores with the cross builds and other tests).
 END_MARGIN = 0.05
 RUN_TIMEOUT = 20    # a run that hangs (the count bug) is killed and failed
 COUNT_DATAGRAMS = 3745  # -n 5M with -l 1400
@@ -116,7 +117,7 @@ def case_end(ours, stock):
     for args in END_CASES:
         for label, sbin, cbin, reference in pairs:
             name = f"end {label} -t {duration} {' '.join(args)}"
-            for attempt in (1, 2):
+            for attempt in (1, 2, 3):
                 srv, port = start_server(sbin)
                 try:
                     rc, doc, _ = client(cbin, port,
@@ -135,7 +136,7 @@ def case_end(ours, stock):
                          if v > duration + END_MARGIN]
                 if not probs:
                     break
-                if attempt == 1:
+                if attempt < 3:
                     print(f"  {name}: {'; '.join(probs)}; once more")
             if not reference:
                 report(name, probs)
@@ -251,11 +252,19 @@ def case_equal(ours, ref):
                 server_role(ours, path, ["-t", "1"] + args), start_fields,
                 ver)
     # A quiet (paced) run: no reordering event, where the old metric said 3+.
+    # A loaded machine can reorder a segment on either side: a difference
+    # runs once more before it counts.
     quiet = ["-t", "1", "-b", "100M"]
-    compare("reorder client role", client_role(ours, path, quiet), reorders,
-            ver)
-    compare("reorder server role (-R)", server_role(ours, path, quiet + ["-R"]),
-            reorders, ver)
+    for name, run in (("reorder client role",
+                       lambda: client_role(ours, path, quiet)),
+                      ("reorder server role (-R)",
+                       lambda: server_role(ours, path, quiet + ["-R"]))):
+        docs = run()
+        if None not in docs and reorders(docs[0]) != reorders(docs[1]):
+            print(f"  {name}: ours {reorders(docs[0])}, {ver} "
+                  f"{reorders(docs[1])}; once more")
+            docs = run()
+        compare(name, docs, reorders, ver)
 
 
 # ---- identity and the control-connection defaults ----------------------------
