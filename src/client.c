@@ -15,6 +15,7 @@
 #include "client.h"
 #include "ctrl.h"
 #include "evloop.h"
+#include "ext.h"
 #include "iperf.h"
 #include "notes.h"
 #include "iperf_error.h"
@@ -76,6 +77,10 @@ client_create_streams(struct iperf_test *test)
 {
 	int i, total = test_total_streams(test);
 
+	/* --rr, --latency: a server that did not confirm them is stock. */
+	if ((ext_client_wants(test) & EXT_NEEDS_CONFIRM) &&
+	    !test->run.ext_confirmed)
+		return iperf_fail(test, IENOTCOMPAT, 0);
 	test->run.state = CREATE_STREAMS;
 	for (i = 0; i < total; i++) {
 		struct iperf_stream *sp;
@@ -283,6 +288,16 @@ client_peer_done(struct iperf_test *test)
 	return 0;
 }
 
+/* Our server confirms --rr/--latency (ext.h); the state stays. */
+static int
+client_ext_confirm(struct iperf_test *test)
+{
+	if (!(ext_client_wants(test) & EXT_NEEDS_CONFIRM))
+		return iperf_fail(test, IEMESSAGE, 0);
+	test->run.ext_confirmed = 1;
+	return 0;
+}
+
 static int
 client_on_cookie(struct iperf_test *test, const char *cookie)
 {
@@ -292,6 +307,7 @@ client_on_cookie(struct iperf_test *test, const char *cookie)
 
 static const struct ctrl_transition client_fsm[] = {
 	{ PARAM_EXCHANGE, 0, client_send_params },
+	{ EXT_STATE_CONFIRM, PARAM_EXCHANGE, client_ext_confirm },
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },
 	{ TEST_START, CREATE_STREAMS, client_test_start },
 	{ TEST_RUNNING, TEST_START, client_test_running },

@@ -2,11 +2,13 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/socket.h>
 
 #include <cjson/cJSON.h>
 
 #include "ext.h"
 #include "iperf.h"
+#include "iperf_error.h"
 #include "proto.h"
 #include "banned.h"
 
@@ -19,7 +21,12 @@ static const struct ext_name {
 } ext_names[] = {
 	{ "count_stop", EXT_COUNT_STOP },
 	{ "udp_offload", EXT_UDP_OFFLOAD },
+	{ "stats", EXT_STATS },
+	{ "rr", EXT_RR },
+	{ "latency", EXT_LATENCY },
 };
+
+
 
 int
 ext_udp_offload_built(void)
@@ -47,6 +54,17 @@ ext_client_wants(const struct iperf_test *test)
 	if (datagram && !test->opt.gsro && !test->opt.no_udp_offload &&
 	    ext_udp_offload_built())
 		want |= EXT_UDP_OFFLOAD;
+	/* The server measures: a TCP sender's RTT (-R, --bidir), a UDP
+	 * receiver's delay and socket drops (every direction but -R). */
+	if (test->proto != NULL && (test->proto->flags & PROTO_F_RETRANSMITS) &&
+	    (s->reverse || s->bidirectional))
+		want |= EXT_STATS;
+	if (datagram && (!s->reverse || s->bidirectional))
+		want |= EXT_STATS;
+	if (s->rr)
+		want |= EXT_RR;
+	if (test->opt.latency)
+		want |= EXT_LATENCY;
 	return want;
 }
 
@@ -77,6 +95,9 @@ ext_encode(const struct iperf_test *test, cJSON *params)
 			return -1;
 		}
 	}
+	if ((want & EXT_RR) && cJSON_AddNumberToObject(o, "rr_response",
+				   test->settings.rr_response) == NULL)
+		return -1;
 	return 0;
 }
 
@@ -112,4 +133,30 @@ ext_decode(const cJSON *params)
 			want |= ext_bit(item->valuestring);
 	}
 	return want;
+}
+
+int
+ext_decode_settings(struct iperf_test *test, const cJSON *params)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(params, EXT_PARAM_KEY);
+	const cJSON *n;
+
+	test->settings.rr = (test->settings.ext_want & EXT_RR) != 0;
+	test->settings.rr_response = 0;
+	if (!test->settings.rr)
+		return 0;
+	n = cJSON_GetObjectItemCaseSensitive(o, "rr_response");
+	if (!cJSON_IsNumber(n) || n->valuedouble < 1 ||
+	    n->valuedouble > (test->settings.protocol_id == SOCK_DGRAM ?
+		IPERF_MAX_UDP_BLOCKSIZE : IPERF_MAX_BLOCKSIZE) ||
+	    n->valuedouble != (double)(int)n->valuedouble)
+		return iperf_fail(test, IERECVPARAMS, 0);
+	test->settings.rr_response = (int)n->valuedouble;
+	return 0;
+}
+
+int
+ext_server_confirms(const struct iperf_test *test)
+{
+	return (test->settings.ext_want & EXT_NEEDS_CONFIRM) != 0;
 }

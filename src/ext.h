@@ -27,6 +27,17 @@
  *    Each datagram keeps its own header and sequence number on the wire;
  *    a stock server never grants it (it replies "6789"), so a stock peer
  *    sees exactly the stock datagram flow.
+ *  - stats: our server adds the figures only it measured to each stream
+ *    of its results document ("rtt_us" of a TCP sender, "delay_var_us"
+ *    and "lost_in_receiver" of a UDP receiver); a stock client never asks,
+ *    so a stock client's results document stays stock.
+ *  - rr (--rr) and latency (--latency) change what the test does, so our
+ *    client goes on only once the server has confirmed them: our server
+ *    sends the state byte EXT_STATE_CONFIRM right before CREATE_STREAMS
+ *    (a value no stock iperf3 sends).  A CREATE_STREAMS without it means
+ *    a stock server: our client stops there, before any data connection,
+ *    with IENOTCOMPAT.  The object also carries "rr_response" (bytes of
+ *    a response) with rr.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -37,6 +48,13 @@ struct cJSON;
 #define EXT_PARAM_KEY "iperf3_compat"
 #define EXT_COUNT_STOP (1u << 0)
 #define EXT_UDP_OFFLOAD (1u << 1)
+#define EXT_STATS (1u << 2)
+#define EXT_RR (1u << 3)
+#define EXT_LATENCY (1u << 4)
+/* Features our client runs only once the server confirmed them. */
+#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
+/* Control byte of that confirmation (never sent by stock iperf3). */
+#define EXT_STATE_CONFIRM 100
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);
@@ -48,5 +66,10 @@ int ext_encode(const struct iperf_test *test, struct cJSON *params);
 /* Server: the features the client asked for (0 when the key is absent
  * or malformed; never an error, as a stock server would not fail). */
 unsigned int ext_decode(const struct cJSON *params);
+/* Server: the extension's settings (rr_response) into test->settings;
+ * 0, or -1 with IERECVPARAMS for a value out of range. */
+int ext_decode_settings(struct iperf_test *test, const struct cJSON *params);
+/* Server: 1 if it must send EXT_STATE_CONFIRM before CREATE_STREAMS. */
+int ext_server_confirms(const struct iperf_test *test);
 
 #endif /* IPERF_EXT_H */

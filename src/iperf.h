@@ -136,6 +136,10 @@ struct iperf_settings {
 	char *authtoken;
 	char *client_version; /* what the peer said */
 	unsigned int ext_want; /* server: EXT_* the client asked for (ext.h) */
+	/* --rr (ext.h EXT_RR): transactions in place of a bulk flow; the
+	 * request is blksize bytes, the response rr_response bytes. */
+	int rr;
+	int rr_response;
 };
 
 /* Options that stay local to this end. */
@@ -184,6 +188,7 @@ struct iperf_local {
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
 	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
+	int latency;          /* --latency: a probe connection (ext.h) */
 	int mptcp;            /* -m given to this process (server listener) */
 	int sctp_nstreams;    /* --nstreams */
 	char **xbind;         /* -X/--xbind names, in order */
@@ -261,6 +266,7 @@ struct iperf_run {
 	char peer_host[64];
 	int peer_port;
 	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
+	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
 	timer_id stats_timer;

@@ -554,7 +554,13 @@ enum {
 	/* extension: a stage function called in the wrong role or state */
 	IEBADSTAGE = 400,
 	/* extension: --max-tests / --max-tests-per-ip out of range */
-	IEMAXTESTS = 401
+	IEMAXTESTS = 401,
+	/* extension: --rr or --latency, and the server is a stock iperf3 */
+	IENOTCOMPAT = 402,
+	/* extension: --rr combined with an option it cannot honour */
+	IERRCONFLICT = 403,
+	/* extension: --rr-response out of range */
+	IERRRESPONSE = 404
 };
 
 #ifdef __cplusplus

@@ -153,6 +153,9 @@ static const struct error_text error_texts[] = {
 	{ IEUPDATETIMER, SFX_ALWAYS, "unable to update timer" },
 	{ IEBADSTAGE, SFX_NONE, "stage function called in the wrong role or state of the test" },
 	{ IEMAXTESTS, SFX_NONE, "the number of concurrent tests must be between 1 and 64" },
+	{ IERRCONFLICT, SFX_NONE, "--rr cannot be used with -R, --bidir, -b, -n, -k, -F, -Z, --gsro, --sctp or --latency, and --rr-response needs --rr" },
+	{ IERRRESPONSE, SFX_NONE, "the --rr-response size must be between 1 byte and 1 MByte (UDP: 65507 bytes)" },
+	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 
 static const struct error_text *

@@ -27,6 +27,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/net.c %reldir%/net.h \
 	%reldir%/flowlabel.c %reldir%/flowlabel.h \
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
+	%reldir%/latstat.c %reldir%/latstat.h \
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/stream_io.c %reldir%/stream_io.h \
 	%reldir%/affinity.c %reldir%/affinity.h \

@@ -301,6 +301,40 @@ opt_apply_no_udp_offload(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+/* --rr (ours): request/response transactions (ext.h EXT_RR). */
+int
+opt_apply_rr(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->settings.rr = 1;
+	return 0;
+}
+
+/* --rr-response N[KMG] (ours): bytes of each response; checked with the
+ * other --rr rules once the protocol is known (options_check.c). */
+int
+opt_apply_rr_response(struct iperf_test *test, const char *arg)
+{
+	double v;
+
+	if (options_units(test, arg, UNITS_SIZE, &v) == -1)
+		return -1;
+	test->settings.rr_response = options_clamp_int(v);
+	if (test->settings.rr_response < 1)
+		return iperf_fail(test, IERRRESPONSE, 0);
+	return 0;
+}
+
+/* --latency (ours): request/response latency on a probe connection,
+ * idle and under the test's load (ext.h EXT_LATENCY). */
+int
+opt_apply_latency(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->opt.latency = 1;
+	return 0;
+}
+
 /* --max-tests N (ours): tests a server runs at once, 1 (stock) to
  * IPERF_MAX_TESTS. */
 int

@@ -193,13 +193,18 @@ check_blksize(struct iperf_test *test)
 	int udp = s->protocol_id == Pudp;
 
 	if (!options_seen(test, OPT_ID_LENGTH) || s->blksize == 0) {
-		s->blksize = default_blksize(s->protocol_id);
-		s->blksize_set = 0;
+		/* --rr: a 1-byte request, as netperf's TCP_RR */
+		s->blksize = s->rr ? 1 : default_blksize(s->protocol_id);
+		s->blksize_set = s->rr;
 	} else {
 		s->blksize_set = 1;
 	}
 	if ((!udp && s->blksize <= 0) || s->blksize > IPERF_MAX_BLOCKSIZE)
 		return iperf_fail(test, IEBLOCKSIZE, 0);
+	/* --rr requests over UDP are bare payload: any size from 1 byte */
+	if (udp && s->rr)
+		return s->blksize < 1 || s->blksize > IPERF_MAX_UDP_BLOCKSIZE ?
+		    iperf_fail(test, IEUDPBLOCKSIZE, 0) : 0;
 	if (udp && s->blksize > 0 && (s->blksize < IPERF_MIN_UDP_BLOCKSIZE ||
 	    s->blksize > IPERF_MAX_UDP_BLOCKSIZE))
 		return iperf_fail(test, IEUDPBLOCKSIZE, 0);
@@ -232,6 +237,32 @@ check_end_conditions(struct iperf_test *test)
 		s->duration = 0;
 	if (t + n + k > 1)
 		return iperf_fail(test, IEENDCONDITIONS, 0);
+	return 0;
+}
+
+/* Ours: --rr runs transactions: one direction, no rate, no count, no
+ * file; the response defaults to the request's size. */
+static int
+check_rr(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	int max = s->protocol_id == Pudp ? IPERF_MAX_UDP_BLOCKSIZE :
+	    IPERF_MAX_BLOCKSIZE;
+
+	if (!s->rr) {
+		if (options_seen(test, OPT_ID_RR_RESPONSE))
+			return iperf_fail(test, IERRCONFLICT, 0);
+		return 0;
+	}
+	if (s->reverse || s->bidirectional || options_seen(test, OPT_ID_BITRATE) ||
+	    s->bytes != 0 || s->blocks != 0 || test->opt.diskfile_name != NULL ||
+	    s->zerocopy || test->opt.gsro || s->protocol_id == Psctp ||
+	    test->opt.latency)
+		return iperf_fail(test, IERRCONFLICT, 0);
+	if (s->rr_response == 0)
+		s->rr_response = s->blksize;
+	if (s->rr_response < 1 || s->rr_response > max)
+		return iperf_fail(test, IERRRESPONSE, 0);
 	return 0;
 }
 
@@ -280,6 +311,8 @@ options_check(struct iperf_test *test)
 		s->rate = s->protocol_id == Pudp ? IPERF_DEFAULT_UDP_RATE : 0;
 	file_size_as_bytes(test);
 	if (check_end_conditions(test) == -1)
+		return -1;
+	if (test->opt.role == 'c' && check_rr(test) == -1)
 		return -1;
 	if (test->opt.role != 'c' && test->opt.role != 's')
 		return iperf_fail(test, IENOROLE, 0);

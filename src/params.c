@@ -275,7 +275,8 @@ decode_blksize(struct iperf_test *test, const cJSON *j)
 	struct iperf_settings *s = &test->settings;
 	const struct iperf_proto_ops *p = proto_find(s->protocol_id);
 	int udp = s->protocol_id == SOCK_DGRAM;
-	int64_t min = udp ? IPERF_MIN_UDP_BLOCKSIZE : 1;
+	/* --rr requests over UDP are bare payload (ext.h) */
+	int64_t min = udp && !s->rr ? IPERF_MIN_UDP_BLOCKSIZE : 1;
 	int64_t max = udp ? IPERF_MAX_UDP_BLOCKSIZE : IPERF_MAX_BLOCKSIZE;
 	int64_t v = p != NULL ? p->default_blksize : DEFAULT_TCP_BLKSIZE;
 
@@ -336,7 +337,8 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 		return iperf_fail(test, IERECVPARAMS, 0);
 	decode_protocol(&test->settings, doc);
 	test->settings.ext_want = ext_decode(doc);
-	if (decode_numbers(test, doc) == -1 || decode_blksize(test, doc) == -1 ||
+	if (ext_decode_settings(test, doc) == -1 ||
+	    decode_numbers(test, doc) == -1 || decode_blksize(test, doc) == -1 ||
 	    decode_udp_offload(test, doc) == -1 ||
 	    decode_flags_strings(test, doc) == -1)
 		return -1;

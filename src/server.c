@@ -15,6 +15,7 @@
 #include "auth.h"
 #include "ctrl.h"
 #include "evloop.h"
+#include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
@@ -144,6 +145,9 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		test->reporter->on_connect(test);
 	test->run.streams_expected = test_total_streams(test);
 	test->run.streams_accepted = 0;
+	if (ext_server_confirms(test) &&
+	    session_send_state(test, EXT_STATE_CONFIRM) == -1)
+		return -1;
 	if (session_send_state(test, CREATE_STREAMS) == -1)
 		return -1;
 	session_expect_state(test);

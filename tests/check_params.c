@@ -144,8 +144,8 @@ START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
 	t->settings.protocol_id = SOCK_DGRAM;
 	t->settings.bytes = 5000000;
 	t->opt.no_udp_offload = 1; /* udp_offload has its own test */
-	s = encode(); /* sending the count: stock behaviour, no key */
-	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	s = encode(); /* sending the count: stock behaviour, no count_stop */
+	ck_assert_ptr_null(strstr(s, "count_stop"));
 	free(s);
 	t->settings.reverse = 1;
 	s = encode();
@@ -153,10 +153,47 @@ START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
 	    "\"iperf3_compat\":{\"version\":\"" PACKAGE_VERSION "\","
 	    "\"want\":[\"count_stop\"]}}"));
 	free(s);
-	t->proto = proto_find(SOCK_STREAM); /* TCP: no loss, no key */
+	t->proto = proto_find(SOCK_STREAM); /* TCP: no loss, no count_stop */
 	t->settings.protocol_id = SOCK_STREAM;
 	s = encode();
+	ck_assert_ptr_null(strstr(s, "count_stop"));
+	free(s);
+}
+END_TEST
+
+/* stats: where the server measures what our client reports (a TCP
+ * sender's RTT under -R/--bidir, a UDP receiver's figures); rr and
+ * latency with their options, rr with the response size. */
+START_TEST(asks_for_stats_rr_latency_where_needed)
+{
+	char *s;
+
+	t->opt.no_udp_offload = 1;
+	s = encode(); /* TCP client sends: it measures its RTT itself */
 	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+	t->settings.reverse = 1;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\"]}"));
+	free(s);
+	t->proto = proto_find(SOCK_DGRAM);
+	t->settings.protocol_id = SOCK_DGRAM;
+	s = encode(); /* UDP -R: the client receives and measures */
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+	t->settings.bidirectional = 1;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\"]}"));
+	free(s);
+	t->settings.reverse = t->settings.bidirectional = 0;
+	t->proto = proto_find(SOCK_STREAM);
+	t->settings.protocol_id = SOCK_STREAM;
+	t->settings.rr = 1;
+	t->settings.rr_response = 300;
+	t->opt.latency = 1;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"rr\",\"latency\"],"
+	    "\"rr_response\":300}"));
 	free(s);
 }
 END_TEST
@@ -173,16 +210,16 @@ START_TEST(asks_for_udp_offload_on_udp_only)
 	t->settings.protocol_id = SOCK_DGRAM;
 	s = encode();
 	ck_assert_ptr_nonnull(strstr(s, "\"iperf3_compat\":{\"version\":\""
-	    PACKAGE_VERSION "\",\"want\":[\"udp_offload\"]}"));
+	    PACKAGE_VERSION "\",\"want\":[\"udp_offload\",\"stats\"]}"));
 	free(s);
 	t->opt.gsro = 1;
 	s = encode();
-	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	ck_assert_ptr_null(strstr(s, "udp_offload"));
 	free(s);
 	t->opt.gsro = 0;
 	t->opt.no_udp_offload = 1;
 	s = encode();
-	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	ck_assert_ptr_null(strstr(s, "udp_offload"));
 	free(s);
 	t->opt.no_udp_offload = 0;
 	t->proto = proto_find(SOCK_STREAM);
@@ -305,7 +342,31 @@ static const struct range_case range_cases[] = {
 	{ "{\"bandwidth\":-1}", IERECVPARAMS },
 	{ "{\"parallel\":1e300}", IENUMSTREAMS },
 	{ "{\"time\":18446744073709551615}", IEDURATION },
+	/* --rr needs its response size, within the protocol's -l range */
+	{ "{\"iperf3_compat\":{\"want\":[\"rr\"]}}", IERECVPARAMS },
+	{ "{\"iperf3_compat\":{\"want\":[\"rr\"],\"rr_response\":0}}",
+	    IERECVPARAMS },
+	{ "{\"iperf3_compat\":{\"want\":[\"rr\"],\"rr_response\":1.5}}",
+	    IERECVPARAMS },
+	{ "{\"udp\":true,\"len\":1,\"iperf3_compat\":{\"want\":[\"rr\"],"
+	    "\"rr_response\":65508}}", IERECVPARAMS },
+	{ "{\"udp\":true,\"len\":0,\"iperf3_compat\":{\"want\":[\"rr\"],"
+	    "\"rr_response\":1}}", IEUDPBLOCKSIZE },
 };
+
+START_TEST(rr_settings_are_decoded)
+{
+	ck_assert_int_eq(decode("{\"udp\":true,\"len\":1,\"iperf3_compat\":"
+	    "{\"want\":[\"rr\",\"latency\"],\"rr_response\":65507}}"), 0);
+	ck_assert_int_eq(t->settings.rr, 1);
+	ck_assert_int_eq(t->settings.rr_response, 65507);
+	ck_assert_int_eq(t->settings.blksize, 1);
+	ck_assert_uint_eq(t->settings.ext_want, EXT_RR | EXT_LATENCY);
+	ck_assert_int_eq(decode("{\"len\":100}"), 0);
+	ck_assert_int_eq(t->settings.rr, 0);
+	ck_assert_int_eq(t->settings.rr_response, 0);
+}
+END_TEST
 
 START_TEST(out_of_range_values_fail_with_their_code)
 {
@@ -482,6 +543,7 @@ make_suite(void)
 	tcase_add_test(tc, bidir_wins_over_reverse_when_encoding);
 	tcase_add_test(tc, asks_for_count_stop_only_when_receiving_a_udp_count);
 	tcase_add_test(tc, asks_for_udp_offload_on_udp_only);
+	tcase_add_test(tc, asks_for_stats_rr_latency_where_needed);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -494,6 +556,7 @@ make_suite(void)
 	tcase_add_loop_test(tc, out_of_range_values_fail_with_their_code, 0,
 	    (int)(sizeof(range_cases) / sizeof(range_cases[0])));
 	tcase_add_test(tc, huge_numbers_do_not_overflow);
+	tcase_add_test(tc, rr_settings_are_decoded);
 	tcase_add_test(tc, reads_unsigned_minus_one_as_minus_one);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("results");

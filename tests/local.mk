@@ -4,6 +4,7 @@ if HAVE_CHECK
 CHECK_SUITES = \
 	%reldir%/check_units \
 	%reldir%/check_timer \
+	%reldir%/check_latstat \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
@@ -30,6 +31,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_timer_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_latstat_SOURCES = %reldir%/check_latstat.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_latstat_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_latstat_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_latstat_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
