@@ -73,15 +73,10 @@ client_send_params(struct iperf_test *test)
 }
 
 static int
-client_create_streams(struct iperf_test *test)
+client_connect_streams(struct iperf_test *test)
 {
 	int i, total = test_total_streams(test);
 
-	/* --rr, --latency: a server that did not confirm them is stock. */
-	if ((ext_client_wants(test) & EXT_NEEDS_CONFIRM) &&
-	    !test->run.ext_confirmed)
-		return iperf_fail(test, IENOTCOMPAT, 0);
-	test->run.state = CREATE_STREAMS;
 	for (i = 0; i < total; i++) {
 		struct iperf_stream *sp;
 		int fd = test->proto->connect(test, i);
@@ -113,6 +108,40 @@ client_create_streams(struct iperf_test *test)
 
 static void client_end_test(struct iperf_test *test);
 static void client_fail(struct iperf_test *test);
+
+/* --latency: the idle phase is over; the load may begin. */
+static int
+probe_idle_cb(timer_id t, uint64_t now_us, void *arg)
+{
+	struct iperf_test *test = arg;
+
+	(void)t;
+	(void)now_us;
+	probe_warmup(test);
+	if (client_connect_streams(test) == -1)
+		client_fail(test);
+	return 0;
+}
+
+static int
+client_create_streams(struct iperf_test *test)
+{
+	/* --rr, --latency: a server that did not confirm them is stock. */
+	if ((ext_client_wants(test) & EXT_NEEDS_CONFIRM) &&
+	    !test->run.ext_confirmed)
+		return iperf_fail(test, IENOTCOMPAT, 0);
+	test->run.state = CREATE_STREAMS;
+	if (!test->opt.latency)
+		return client_connect_streams(test);
+	/* --latency: probe the idle path first, then connect the streams. */
+	if (probe_start(test) == -1)
+		return -1;
+	test->run.probe_idle_timer = evloop_add_timer(test->loop,
+	    PROBE_IDLE_US, 0, probe_idle_cb, test);
+	if (test->run.probe_idle_timer == TIMER_NONE)
+		return iperf_fail(test, IENEWTIMER, ENOMEM);
+	return 0;
+}
 
 static int
 end_cb(timer_id t, uint64_t now_us, void *arg)
@@ -170,6 +199,8 @@ static int
 client_test_running(struct iperf_test *test)
 {
 	test->run.state = TEST_RUNNING;
+	if (test->settings.omit == 0)
+		probe_loaded(test);
 	return stream_start_workers(test);
 }
 
@@ -183,6 +214,7 @@ client_end_test(struct iperf_test *test)
 	 * only a live connection gives are taken before the wake-up.) */
 	stats_keep_sender_info(test);
 	stream_signal_stop(test);
+	probe_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
 		test->run.sops->on_fail(test);
 		return;
@@ -288,6 +320,15 @@ client_peer_done(struct iperf_test *test)
 	return 0;
 }
 
+/* --latency: the answer to the probe's request (probe.h). */
+static int
+client_probe_answer(struct iperf_test *test)
+{
+	if (!test->opt.latency || probe_on_answer(test) == -1)
+		return iperf_fail(test, IEMESSAGE, 0);
+	return 0;
+}
+
 /* Our server confirms --rr/--latency (ext.h); the state stays. */
 static int
 client_ext_confirm(struct iperf_test *test)
@@ -308,6 +349,7 @@ client_on_cookie(struct iperf_test *test, const char *cookie)
 static const struct ctrl_transition client_fsm[] = {
 	{ PARAM_EXCHANGE, 0, client_send_params },
 	{ EXT_STATE_CONFIRM, PARAM_EXCHANGE, client_ext_confirm },
+	{ EXT_STATE_PROBE, CTRL_ANY, client_probe_answer },
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },
 	{ TEST_START, CREATE_STREAMS, client_test_start },
 	{ TEST_RUNNING, TEST_START, client_test_running },
@@ -326,6 +368,7 @@ client_fail(struct iperf_test *test)
 {
 	if (test->run.done)
 		return;
+	probe_stop(test);
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* A client whose last state is positive says goodbye (IPERF_DONE). */

@@ -55,6 +55,9 @@ struct cJSON;
 #define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
 /* Control byte of that confirmation (never sent by stock iperf3). */
 #define EXT_STATE_CONFIRM 100
+/* latency: the probe's request and answer on the control connection
+ * (probe.h); only between ends that negotiated EXT_LATENCY. */
+#define EXT_STATE_PROBE 101
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);

@@ -23,6 +23,7 @@
 #include "iperf_api.h"
 #include "ratewin.h"
 #include "timer.h"
+#include "probe.h"
 
 struct cJSON;
 struct evloop;
@@ -267,6 +268,8 @@ struct iperf_run {
 	int peer_port;
 	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
 	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
+	struct probe probe; /* client: --latency (probe.h) */
+	timer_id probe_idle_timer; /* client: end of the idle probe phase */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
 	timer_id stats_timer;

@@ -28,6 +28,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/flowlabel.c %reldir%/flowlabel.h \
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
 	%reldir%/latstat.c %reldir%/latstat.h \
+	%reldir%/probe.c %reldir%/probe.h \
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/stream_io.c %reldir%/stream_io.h \
 	%reldir%/affinity.c %reldir%/affinity.h \
@@ -59,7 +60,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_text_sum.c \
 	%reldir%/report_json.c \
 	%reldir%/report_json_data.c \
-	%reldir%/report_json_end.c
+	%reldir%/report_json_end.c \
+	%reldir%/report_latency.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

@@ -17,6 +17,12 @@ void report_text_summary(struct iperf_test *test);
 /* Text: print one preformatted line through iperf_printf. */
 void report_text_line(struct iperf_test *test, const char *line);
 
+/* --latency (report_latency.c): two text lines after the summary, and
+ * end.latency; nothing when the probe did not run. */
+void report_latency_text(struct iperf_test *test);
+void report_latency_json(const struct iperf_test *test, struct cJSON *end,
+    int *err);
+
 /* JSON builders (report_json_data.c); NULL on ENOMEM. */
 struct cJSON *report_json_interval(struct iperf_test *test);
 struct cJSON *report_json_end(struct iperf_test *test);

@@ -265,6 +265,7 @@ report_json_end(struct iperf_test *test)
 			tcp_sums(test, end, g, &err);
 	}
 	cpu_and_congestion(test, end, &err);
+	report_latency_json(test, end, &err);
 	if (err) {
 		cJSON_Delete(end);
 		return NULL;

@@ -260,5 +260,6 @@ report_text_summary(struct iperf_test *test)
 		if (g == 0)
 			server_output_block(test);
 	}
+	report_latency_text(test);
 	report_flush(test);
 }

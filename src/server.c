@@ -278,8 +278,21 @@ server_ignore(struct iperf_test *test)
 	return 0;
 }
 
+/* --latency (ext.h): answer the client's probe at once. */
+static int
+server_probe(struct iperf_test *test)
+{
+	if (!(test->settings.ext_want & EXT_LATENCY))
+		return iperf_fail(test, IEMESSAGE, 0);
+	/* An answer, not a state of ours: run.state stays. */
+	if (ctrl_send_state(test->run.ctrl_sck, EXT_STATE_PROBE) == -1)
+		return iperf_fail(test, IESENDMESSAGE, errno);
+	return 0;
+}
+
 static const struct ctrl_transition server_fsm[] = {
 	{ TEST_START, CTRL_ANY, server_ignore },
+	{ EXT_STATE_PROBE, CTRL_ANY, server_probe },
 	{ TEST_END, TEST_RUNNING, server_test_end },
 	{ IPERF_DONE, CTRL_ANY, server_client_done },
 	{ CLIENT_TERMINATE, CTRL_ANY, server_client_terminated },

@@ -360,6 +360,7 @@ static void
 omit_end(struct iperf_test *test, uint64_t now)
 {
 	test->run.omitting = 0;
+	probe_loaded(test);
 	stats_omit_end(test, now);
 	test_limit_rebase(test);
 	evloop_cancel_timer(test->loop, &test->run.omit_timer);

@@ -337,6 +337,7 @@ test_run_release(struct iperf_test *test)
 
 	test_cancel_timers(test);
 	test_free_streams(test);
+	probe_release(&r->probe);
 	ctrl_free(r->ctrl);
 	r->ctrl = NULL;
 	if (r->ctrl_sck >= 0)
@@ -358,7 +359,8 @@ test_cancel_timers(struct iperf_test *test)
 {
 	timer_id *timers[] = { &test->run.stats_timer, &test->run.omit_timer,
 		&test->run.end_timer, &test->run.check_timer, &test->run.ctrl_timer,
-		&test->run.safety_timer, &test->run.rate_timer, &test->run.idle_timer };
+		&test->run.safety_timer, &test->run.rate_timer, &test->run.idle_timer,
+		&test->run.probe.tick, &test->run.probe_idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {

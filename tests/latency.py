@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""--latency: round trips on the control connection, idle then under load.
+
+Loopback cases (ours on both ends):
+  text      two lines after the summary, in the documented layout
+  json      end.latency with idle_us/loaded_us percentiles in order, the
+            sample counts about ten a second, end.sum_sent/sum_received
+            still there for stock parsers
+  omit      with -O 1 the omitted second counts in neither phase
+  reverse   -R and UDP -u carry the probe too
+  multi     two --latency tests at once on one --max-tests server
+Stock servers (3.12, 3.21 where present): the client stops before any
+data connection with the refusal message and exit 1 within seconds, and
+the stock server serves the next (plain) test.
+Bottleneck (network namespaces client | router | server on veth pairs;
+tbf at BOTTLENECK_RATE with QUEUE_MS of queue on the router's egress to
+the server; TCP cubic): idle p50 under 2 ms, loaded p50 within 35 % of
+the median of ping run across the same path at the same time, and, where
+the sender reports rtt_us, its p50 within 35 % of ping's too.  Skipped
+with the reason where namespaces, tc or ping are unavailable.
+
+Usage: latency.py OURS
+"""
+
+import concurrent.futures
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from testlib import (Netns, NetnsUnavailable, free_port, report, skip,  # noqa: E402
+                     stock_peers, stop, summary, wait_listening)
+
+OURS = os.path.abspath(sys.argv[1])
+FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
+
+LINE_IDLE = re.compile(r"^Latency idle:   p50 (\d+\.\d{3}) ms  p90 (\d+\.\d{3}) "
+                       r"ms  p99 (\d+\.\d{3}) ms  \((\d+) probes\)$", re.M)
+LINE_LOADED = re.compile(r"^Latency loaded: p50 (\d+\.\d{3}) ms  p90 "
+                         r"(\d+\.\d{3}) ms  p99 (\d+\.\d{3}) ms  \((\d+) "
+                         r"probes\), p50 ([+-]\d+\.\d{3}) ms over idle$", re.M)
+PCT = ("min", "p50", "p90", "p99", "max")
+
+
+def server(args=()):
+    port = free_port()
+    srv = subprocess.Popen([OURS, "-s", "-p", str(port)] + list(args),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    if not wait_listening(port, srv, time.time() + 10):
+        stop(srv)
+        raise RuntimeError("server did not listen: " + srv.stderr.read())
+    return srv, port
+
+
+def run(argv, timeout=30):
+    t0 = time.time()
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", f"timed out after {timeout} s", timeout
+    return p.returncode, p.stdout, p.stderr, time.time() - t0
+
+
+def check_dist(probs, what, d):
+    if not isinstance(d, dict):
+        probs.append(f"{what} missing")
+        return
+    vals = [d.get(k) for k in PCT]
+    if any(not isinstance(v, (int, float)) for v in vals) or \
+            not isinstance(d.get("mean"), (int, float)):
+        probs.append(f"{what} lacks keys: {d}")
+        return
+    if vals != sorted(vals) or vals[0] <= 0:
+        probs.append(f"{what} out of order: {d}")
+    if not d["min"] <= d["mean"] <= d["max"]:
+        probs.append(f"{what} mean outside [min, max]: {d}")
+
+
+def check_doc(probs, doc, secs, omit=0):
+    lat = doc.get("end", {}).get("latency")
+    if not isinstance(lat, dict):
+        probs.append("no end.latency")
+        return None
+    check_dist(probs, "idle_us", lat.get("idle_us"))
+    check_dist(probs, "loaded_us", lat.get("loaded_us"))
+    si, sl = lat.get("samples_idle"), lat.get("samples_loaded")
+    if not isinstance(si, int) or not 8 <= si <= 12:
+        probs.append(f"samples_idle {si} (about 10 in the idle second)")
+    if not isinstance(sl, int) or not 8 * secs <= sl <= 10 * secs + 2:
+        probs.append(f"samples_loaded {sl} (about {10 * secs} in {secs} s"
+                     f"{' after -O ' + str(omit) if omit else ''})")
+    end = doc.get("end", {})
+    if "sum" not in end and not ("sum_sent" in end and
+                                 "sum_received" in end):
+        probs.append(f"stock keys gone from end: {sorted(end)}")
+    return lat
+
+
+def case_text():
+    probs = []
+    srv, port = server()
+    try:
+        rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                               "-t", "2", "--latency"])
+    finally:
+        stop(srv)
+    if rc != 0:
+        probs.append(f"exit {rc}: {err[-200:]}")
+    mi, ml = LINE_IDLE.search(out), LINE_LOADED.search(out)
+    if not mi or not ml:
+        probs.append(f"latency lines missing: {out[-400:]!r}")
+    else:
+        if mi.start() > ml.start():
+            probs.append("loaded line before idle line")
+        lines = out.splitlines()
+        i = lines.index(mi.group(0))
+        if "receiver" not in lines[i - 1] or lines[i + 2] != "" or \
+                lines[i + 3] != "iperf Done.":
+            probs.append(f"not right after the summary: {lines[i - 1:i + 4]}")
+        inc = float(ml.group(5))
+        if abs(inc - (float(ml.group(1)) - float(mi.group(1)))) > 0.0015:
+            probs.append(f"increase {inc} is not loaded p50 - idle p50")
+    report("text: idle and loaded lines after the summary", probs)
+
+
+def json_case(label, extra, omit=0):
+    probs = []
+    srv, port = server()
+    try:
+        rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                               "-t", "2", "--latency", "-J"] + extra)
+    finally:
+        stop(srv)
+    if rc != 0:
+        probs.append(f"exit {rc}: {err[-200:]}")
+    else:
+        check_doc(probs, json.loads(out), 2, omit=omit)
+    report(label, probs)
+
+
+def case_json():
+    json_case("json: end.latency percentiles, counts, stock keys", [])
+
+
+def case_omit():
+    json_case("omit: the -O second is in neither phase", ["-O", "1"], omit=1)
+
+
+def case_reverse_udp():
+    probs = []
+    srv, port = server()
+    try:
+        for extra in (["-R"], ["-u", "-b", "100M"], ["--bidir"]):
+            rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                                   "-t", "1", "--latency", "-J"] + extra)
+            if rc != 0:
+                probs.append(f"{extra}: exit {rc}: {err[-200:]}")
+                continue
+            sub = []
+            check_doc(sub, json.loads(out), 1)
+            probs += [f"{' '.join(extra)}: {p}" for p in sub]
+    finally:
+        stop(srv)
+    report("reverse: -R, -u and --bidir carry the probe", probs)
+
+
+def case_multi():
+    probs = []
+    srv, port = server(["--max-tests", "2"])
+    try:
+        argv = [OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "2",
+                "--latency", "-J", "-b", "500M"]
+        with concurrent.futures.ThreadPoolExecutor(2) as ex:
+            res = list(ex.map(lambda _: run(argv), range(2)))
+    finally:
+        stop(srv)
+    for rc, out, err, _ in res:
+        if rc != 0:
+            probs.append(f"exit {rc}: {err[-200:]}")
+        else:
+            check_doc(probs, json.loads(out), 2)
+    report("multi: two --latency tests at once on one server", probs)
+
+
+def case_stock():
+    peers = stock_peers()
+    for ver, path in peers:
+        probs = []
+        port = free_port()
+        srv = subprocess.Popen([path, "-s", "-p", str(port)],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            if not wait_listening(port, srv, time.time() + 10):
+                report(f"stock {ver} server refuses --latency",
+                       ["server did not listen"])
+                continue
+            rc, out, err, secs = run([OURS, "-c", "127.0.0.1", "-p",
+                                      str(port), "-t", "2", "--latency"])
+            if rc != 1:
+                probs.append(f"exit {rc} (want 1)")
+            if "does not do --rr or --latency" not in out + err:
+                probs.append(f"message: {(out + err)[-200:]!r}")
+            if "connected to" in out:
+                probs.append("a data stream was connected")
+            if secs > 5:
+                probs.append(f"took {secs:.1f} s")
+            rc2, out2, err2, _ = run([OURS, "-c", "127.0.0.1", "-p",
+                                      str(port), "-t", "1"])
+            if rc2 != 0:
+                probs.append(f"plain test after it: exit {rc2}: "
+                             f"{(out2 + err2)[-200:]}")
+        finally:
+            stop(srv)
+        report(f"stock {ver} server: --latency refused before any data, "
+               f"exit 1 in {secs:.1f} s", probs)
+
+
+# ---- the bottleneck ---------------------------------------------------------
+
+BOTTLENECK_RATE = "20mbit"
+QUEUE_MS = 40
+LOAD_SECS = 5
+
+
+class Topo:
+    """client (10.77.1.1) - router - server (10.77.2.2), tbf on the
+    router's side of the router-server link."""
+
+    def __init__(self):
+        self.ns = []
+        for tag in ("lc", "lr", "ls"):
+            self.ns.append(Netns(tag))
+        self.c, self.r, self.s = self.ns
+
+    def sh(self, ns, *cmd):
+        r = ns.run(*cmd)
+        if r.returncode != 0:
+            raise NetnsUnavailable(f"{' '.join(cmd)}: exit {r.returncode}, "
+                                   f"{(r.stderr or '').strip()[:160]}")
+
+    def build(self):
+        for a, b, an, bn in ((self.c, self.r, "c0", "r0"),
+                             (self.r, self.s, "r1", "s0")):
+            r = subprocess.run(["ip", "-n", a.name, "link", "add", an, "type",
+                                "veth", "peer", "name", bn, "netns", b.name],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise NetnsUnavailable("cannot make a veth pair between "
+                                       f"namespaces: {r.stderr.strip()[:160]}")
+        self.sh(self.c, "ip", "addr", "add", "10.77.1.1/24", "dev", "c0")
+        self.sh(self.r, "ip", "addr", "add", "10.77.1.2/24", "dev", "r0")
+        self.sh(self.r, "ip", "addr", "add", "10.77.2.1/24", "dev", "r1")
+        self.sh(self.s, "ip", "addr", "add", "10.77.2.2/24", "dev", "s0")
+        for ns, dev in ((self.c, "c0"), (self.r, "r0"), (self.r, "r1"),
+                        (self.s, "s0")):
+            self.sh(ns, "ip", "link", "set", dev, "up")
+        self.sh(self.c, "ip", "route", "add", "default", "via", "10.77.1.2")
+        self.sh(self.s, "ip", "route", "add", "default", "via", "10.77.2.1")
+        self.sh(self.r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+        self.sh(self.r, "tc", "qdisc", "add", "dev", "r1", "root", "tbf",
+                "rate", BOTTLENECK_RATE, "burst", "32kbit", "latency",
+                f"{QUEUE_MS}ms")
+
+    def close(self):
+        for ns in self.ns:
+            ns.close()
+
+
+def ping_median(lines):
+    rtts = [float(m.group(1)) for m in
+            re.finditer(r"time=([\d.]+) ms", lines)]
+    return (statistics.median(rtts), len(rtts)) if rtts else (None, 0)
+
+
+def case_bottleneck():
+    if shutil.which("ping") is None:
+        skip("bottleneck: ping not installed (apt-get install iputils-ping)")
+        return
+    if shutil.which("tc") is None:
+        skip("bottleneck: tc (iproute2) not installed")
+        return
+    topo = None
+    try:
+        topo = Topo()
+        topo.build()
+    except NetnsUnavailable as e:
+        if topo is not None:
+            topo.close()
+        skip(f"bottleneck: {e}")
+        return
+    probs = []
+    try:
+        port = free_port()
+        srv = topo.s.popen(OURS, "-s", "-p", port, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if not topo.s.wait_listening(port, srv, time.time() + 10):
+            report("bottleneck: server did not listen", ["no listen"])
+            return
+        # Idle ping first (the path without a queue), then the load with
+        # ping beside it once the queue has built (after the 1 s idle
+        # phase and a second of the load).
+        idle_ping = topo.c.run("ping", "-n", "-q", "-c", "5", "-i", "0.2",
+                               "10.77.2.2", timeout=10)
+        cli = topo.c.popen(OURS, "-c", "10.77.2.2", "-p", port, "-t",
+                           LOAD_SECS, "-C", "cubic", "--latency", "-J",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        time.sleep(2.0)
+        n = int((LOAD_SECS - 1.5) / 0.1)
+        pg = topo.c.run("ping", "-n", "-c", str(n), "-i", "0.1",
+                        "10.77.2.2", timeout=LOAD_SECS + 5)
+        try:
+            out, err = cli.communicate(timeout=LOAD_SECS + 20)
+        except subprocess.TimeoutExpired:
+            stop(cli)
+            out, err = cli.communicate()
+            probs.append("client timed out")
+        stop(srv)
+        if idle_ping.returncode != 0:
+            probs.append(f"idle ping failed: {idle_ping.stdout[-200:]}")
+        pmed, pn = ping_median(pg.stdout)
+        if pmed is None or pn < n // 2:
+            probs.append(f"ping under load: {pn} replies: "
+                         f"{(pg.stdout + pg.stderr)[-200:]}")
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            doc = {}
+            probs.append(f"client: {err[-200:]} {out[-200:]}")
+        lat = check_doc(probs, doc, LOAD_SECS) if doc else None
+        figures = ""
+        if lat and pmed is not None:
+            idle = lat["idle_us"]["p50"] / 1000
+            loaded = lat["loaded_us"]["p50"] / 1000
+            figures = (f"idle p50 {idle:.2f} ms, loaded p50 {loaded:.1f} ms,"
+                       f" ping median {pmed:.1f} ms over {pn}")
+            if idle >= 2.0:
+                probs.append(f"idle p50 {idle:.2f} ms (want < 2 ms)")
+            if pmed < QUEUE_MS / 4:
+                probs.append(f"no queue built: ping {pmed:.1f} ms")
+            if abs(loaded - pmed) > 0.35 * pmed:
+                probs.append(f"loaded p50 {loaded:.1f} ms vs ping "
+                             f"{pmed:.1f} ms: beyond 35 %")
+            rtt = doc.get("end", {}).get("sum_sent", {}).get("rtt_us")
+            if rtt is not None:
+                rp50 = rtt["p50"] / 1000
+                figures += f", rtt_us p50 {rp50:.1f} ms"
+                if abs(rp50 - pmed) > 0.35 * pmed:
+                    probs.append(f"rtt_us p50 {rp50:.1f} ms vs ping "
+                                 f"{pmed:.1f} ms: beyond 35 %")
+        report(f"bottleneck: {BOTTLENECK_RATE} tbf with {QUEUE_MS} ms of "
+               f"queue, cubic: {figures}", probs)
+    finally:
+        topo.close()
+
+
+CASES = [case_text, case_json, case_omit, case_reverse_udp, case_multi,
+         case_stock, case_bottleneck]
+
+
+def main():
+    for case in CASES:
+        if FILTER and FILTER not in case.__name__:
+            continue
+        try:
+            case()
+        except Exception as e:  # a defect, reported, not a traceback
+            report(f"{case.__name__}: {type(e).__name__}", [str(e)[:300]])
+    return summary()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
