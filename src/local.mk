@@ -34,6 +34,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/affinity.c %reldir%/affinity.h \
 	%reldir%/pacer.c %reldir%/pacer.h \
 	%reldir%/stats.c %reldir%/stats.h \
+	%reldir%/delayvar.c %reldir%/delayvar.h \
 	%reldir%/test.c %reldir%/test.h \
 	%reldir%/proto.c %reldir%/proto.h \
 	%reldir%/proto_tcp.c \

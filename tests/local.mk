@@ -5,6 +5,7 @@ CHECK_SUITES = \
 	%reldir%/check_units \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
+	%reldir%/check_delayvar \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
@@ -35,6 +36,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_latstat_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_latstat_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_latstat_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_delayvar_SOURCES = %reldir%/check_delayvar.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_delayvar_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_delayvar_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_delayvar_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
