@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "delayvar.h"
 #include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
@@ -55,6 +56,8 @@ struct udp_ctx {
 	size_t gso_segs;
 	/* --gsro, receiver: coalesced datagrams arrive in gro_buf */
 	unsigned char *gro_buf;
+	/* receiver: SO_RXQ_OVFL is on (drop counts come with the data) */
+	int rxq_ovfl;
 };
 
 /* ---- socket options ------------------------------------------------------ */
@@ -428,6 +431,25 @@ gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
 #endif
 }
 
+/* Receiver: the kernel's drop count of the socket comes with each
+ * buffer received (lost_in_receiver). */
+static void
+rxq_ovfl_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef SO_RXQ_OVFL
+	int one = 1;
+
+	if (setsockopt(sp->socket, SOL_SOCKET, SO_RXQ_OVFL, &one,
+		sizeof(one)) == 0) {
+		c->rxq_ovfl = 1;
+		sp->rxq_drops_known = 1;
+	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
 /*
  * Receiver without -w: a socket buffer for UDP_RCVBUF_SPAN_US at the -b
  * rate (UDP_RCVBUF_MAX when unlimited), so a busy moment of this host
@@ -476,6 +498,8 @@ udp_stream_init(struct iperf_stream *sp)
 	} else {
 		rcvbuf_for_rate(sp);
 		gro_setup(sp, c);
+		rxq_ovfl_setup(sp, c);
+		sp->delay_known = 1;
 	}
 	return 0;
 }
@@ -552,7 +576,8 @@ udp_send(struct iperf_stream *sp)
 /* One datagram of len bytes (sp->lock held). */
 static void
 account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
-    const unsigned char *d, size_t len, int64_t arrival)
+    const unsigned char *d, size_t len, int64_t arrival,
+    const struct dv_arrival *at)
 {
 	struct udp_header h;
 
@@ -561,6 +586,7 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
 		int64_t sent = (int64_t)h.sec * 1000000 + (int64_t)h.usec;
 		udp_acct_update(&c->acct, h.seq, c->counters64, sent, arrival);
+		(void)delayvar_add(&sp->delay, h.sec, h.usec, at, NULL);
 		sp->live.packets = c->acct.hi;
 		sp->live.lost = c->acct.lost;
 		sp->live.ooo = c->acct.ooo;
@@ -568,79 +594,107 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 	}
 }
 
-/* GRO: the segment size of a coalesced buffer, 0 for a single datagram. */
-static size_t
-gro_segment_size(struct msghdr *m)
+/* Drops the count that came with a buffer added (sp->lock held). */
+static uint32_t
+new_drops(struct udp_ctx *c, const struct udp_rx_meta *meta)
 {
-#ifdef HAVE_UDP_GRO
-	struct cmsghdr *cm;
-
-	for (cm = CMSG_FIRSTHDR(m); cm != NULL; cm = CMSG_NXTHDR(m, cm)) {
-		int seg = 0;
-
-		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||
-		    cm->cmsg_len < CMSG_LEN(sizeof(seg)))
-			continue;
-		memcpy(&seg, CMSG_DATA(cm), sizeof(seg));
-		return seg > 0 ? (size_t)seg : 0;
-	}
-#else
-	(void)m;
-#endif
-	return 0;
+	return meta->has_drops ? udp_acct_drops(&c->acct, meta->drops) : 0;
 }
 
+/* One buffer (a datagram, or a GRO batch) and what its control messages
+ * say. */
 static ssize_t
-gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
+recv_meta(int fd, void *buf, size_t len, struct udp_rx_meta *meta)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[UDP_RX_CMSG_SPACE];
 		struct cmsghdr align;
 	} ctl;
-	struct iovec iov = { c->gro_buf, UDP_GRO_BUF_BYTES };
+	struct iovec iov = { buf, len };
 	struct msghdr m;
-	struct udp_gro_iter it;
-	size_t off, len;
 	ssize_t n;
-	int64_t arrival;
 
 	memset(&m, 0, sizeof(m));
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
 	m.msg_control = ctl.buf;
 	m.msg_controllen = sizeof(ctl.buf);
-	n = recvmsg(sp->socket, &m, 0);
+	n = recvmsg(fd, &m, 0);
+	if (n > 0)
+		udp_rx_meta_parse(&m, meta);
+	else
+		memset(meta, 0, sizeof(*meta));
+	return n;
+}
+
+static ssize_t
+gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	struct udp_rx_meta meta;
+	struct udp_gro_iter it;
+	struct dv_arrival at;
+	size_t off, len;
+	uint64_t segs = 0;
+	uint32_t drops;
+	int64_t lost0;
+	ssize_t n;
+	int64_t arrival;
+
+	n = recv_meta(sp->socket, c->gro_buf, UDP_GRO_BUF_BYTES, &meta);
 	if (n <= 0)
 		return n;
 	arrival = (int64_t)iperf_time_now_us();
-	udp_gro_iter_init(&it, (size_t)n, gro_segment_size(&m));
+	dv_arrival_set(&at, (uint64_t)arrival);
+	udp_gro_iter_init(&it, (size_t)n, meta.gro_seg);
 	pthread_mutex_lock(&sp->lock);
 	sp->live.last_rx_us = (uint64_t)arrival;
+	drops = new_drops(c, &meta);
+	lost0 = c->acct.lost;
 	/* Like a plain receive, a datagram counts at most `len` bytes. */
-	while (udp_gro_next(&it, &off, &len))
+	while (udp_gro_next(&it, &off, &len)) {
 		account_datagram(sp, c, c->gro_buf + off,
-		    len < sp->blksize ? len : sp->blksize, arrival);
+		    len < sp->blksize ? len : sp->blksize, arrival, &at);
+		segs++;
+	}
+	if (drops > 0)
+		sp->live.rxq_drops += udp_gro_drops(drops, segs,
+		    c->acct.lost - lost0);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
+}
+
+/* One datagram into sp->buffer, with the drop count when it is on. */
+static ssize_t
+plain_recv(struct iperf_stream *sp, struct udp_ctx *c,
+    struct udp_rx_meta *meta)
+{
+	if (c->rxq_ovfl)
+		return recv_meta(sp->socket, sp->buffer, sp->blksize, meta);
+	memset(meta, 0, sizeof(*meta));
+	return recv(sp->socket, sp->buffer, sp->blksize, 0);
 }
 
 static ssize_t
 udp_recv(struct iperf_stream *sp)
 {
 	struct udp_ctx *c = sp->proto_ctx;
+	struct udp_rx_meta meta;
+	struct dv_arrival at;
 	ssize_t n;
 	int64_t arrival;
 
 	if (c->gro_buf != NULL)
 		return gro_recv(sp, c);
-	n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+	n = plain_recv(sp, c, &meta);
 	if (n <= 0)
 		return n;
 	arrival = (int64_t)iperf_time_now_us();
+	dv_arrival_set(&at, (uint64_t)arrival);
 	pthread_mutex_lock(&sp->lock);
 	sp->live.last_rx_us = (uint64_t)arrival;
+	sp->live.rxq_drops += new_drops(c, &meta);
 	account_datagram(sp, c, (const unsigned char *)sp->buffer, (size_t)n,
-	    arrival);
+	    arrival, &at);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
 }
