@@ -62,8 +62,14 @@ delayvar_free(struct delayvar *dv)
 void
 dv_arrival_set(struct dv_arrival *a, uint64_t arrival_us)
 {
+	if (a->base_us != 0 && arrival_us >= a->base_us &&
+	    arrival_us - a->base_us < US_PER_S) {
+		a->usec = (int32_t)(arrival_us - a->base_us);
+		return;
+	}
 	a->sec = (uint32_t)(arrival_us / US_PER_S);
 	a->usec = (int32_t)(arrival_us % US_PER_S);
+	a->base_us = arrival_us - (uint64_t)a->usec;
 }
 
 int

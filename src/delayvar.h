@@ -64,13 +64,16 @@ void dv_hist_reset(struct dv_hist *h);
 int dv_hist_merge(struct dv_hist *dst, const struct dv_hist *src);
 uint64_t dv_hist_count(const struct dv_hist *h);
 
-/* An arrival time split once per received buffer (one clock read serves
- * every datagram of a GRO buffer). */
+/* An arrival time split into seconds and microseconds once per received
+ * buffer (one clock read serves every datagram of a GRO buffer).  Kept
+ * from buffer to buffer, it divides only when a new second begins. */
 struct dv_arrival {
-	uint32_t sec;  /* modulo 2^32 */
+	uint32_t sec;     /* modulo 2^32 */
 	int32_t usec;
+	uint64_t base_us; /* the start of second `sec`; 0: none yet */
 };
 
+/* a: zeroed before the first call, then the previous value. */
 void dv_arrival_set(struct dv_arrival *a, uint64_t arrival_us);
 
 void delayvar_init(struct delayvar *dv);

@@ -30,7 +30,7 @@ static int
 add_at(struct delayvar *dv, uint32_t sec, uint32_t usec, uint64_t arrival_us,
     int64_t *off)
 {
-	struct dv_arrival at;
+	struct dv_arrival at = { 0, 0, 0 };
 
 	dv_arrival_set(&at, arrival_us);
 	return delayvar_add(dv, sec, usec, &at, off);
@@ -266,6 +266,21 @@ START_TEST(take_moves_the_interval_and_keeps_the_minimum)
 }
 END_TEST
 
+START_TEST(arrival_split_is_kept_across_calls)
+{
+	struct dv_arrival at = { 0, 0, 0 };
+	static const uint64_t t[] = { 5 * US + 10, 5 * US + 999999, 6 * US,
+		6 * US + 1, 5 * US + 3, 4294967296ull * US + 7, 12 };
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		dv_arrival_set(&at, t[i]);
+		ck_assert_uint_eq(at.sec, (uint32_t)(t[i] / US));
+		ck_assert_int_eq(at.usec, (int32_t)(t[i] % US));
+	}
+}
+END_TEST
+
 START_TEST(empty_summary_is_zero)
 {
 	struct dv_hist h;
@@ -423,6 +438,7 @@ make_suite(void)
 	tcase_add_test(td, seconds_field_wraps_and_usec_carries);
 	tcase_add_test(td, usec_field_out_of_range_is_not_a_timestamp);
 	tcase_add_test(td, take_moves_the_interval_and_keeps_the_minimum);
+	tcase_add_test(td, arrival_split_is_kept_across_calls);
 	tcase_add_test(td, empty_summary_is_zero);
 	tcase_add_test(td, large_delays_within_1_in_128);
 	suite_add_tcase(s, td);
