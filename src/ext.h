@@ -29,8 +29,12 @@
  *    sees exactly the stock datagram flow.
  *  - stats: our server adds the figures only it measured to each stream
  *    of its results document ("rtt_us" of a TCP sender, "delay_var_us"
- *    and "lost_in_receiver" of a UDP receiver); a stock client never asks,
- *    so a stock client's results document stays stock.
+ *    and "lost_in_receiver" of a UDP receiver; summaries as
+ *    {"samples","min","p50","p90","p99","max"} in microseconds) and
+ *    "sum_rtt_us" over its sending streams at the top (stats_dist.h).  A
+ *    stock client never asks, so a stock client's results document stays
+ *    stock, and so does the server output sent to it (our keys stripped
+ *    from the JSON copy, the text hint line not captured).
  *  - rr (--rr) and latency (--latency) change what the test does, so our
  *    client goes on only once the server has confirmed them: our server
  *    sends the state byte EXT_STATE_CONFIRM right before CREATE_STREAMS

@@ -269,6 +269,12 @@ struct iperf_run {
 	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
 	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
 	struct probe probe; /* client: --latency (probe.h) */
+	/* distributions (stats_dist.h) */
+	struct latstat rtt_sum_scratch; /* the interval, over the senders */
+	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */
+	struct latsum rtt_ival_sum;
+	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
+	struct latsum peer_rtt_sum;
 	timer_id probe_idle_timer; /* client: end of the idle probe phase */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -113,4 +114,26 @@ char *
 json_print_pretty(const cJSON *obj)
 {
 	return cJSON_Print(obj);
+}
+
+void
+json_strip_keys(cJSON *obj, const char *const *keys, size_t n)
+{
+	cJSON *item, *next;
+	size_t i;
+
+	if (obj == NULL)
+		return;
+	for (item = obj->child; item != NULL; item = next) {
+		int drop = 0;
+
+		next = item->next;
+		for (i = 0; i < n && cJSON_IsObject(obj) &&
+		    item->string != NULL; i++)
+			drop |= strcmp(item->string, keys[i]) == 0;
+		if (drop)
+			cJSON_Delete(cJSON_DetachItemViaPointer(obj, item));
+		else
+			json_strip_keys(item, keys, n);
+	}
 }

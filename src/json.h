@@ -7,6 +7,7 @@
 #ifndef IPERF_JSON_H
 #define IPERF_JSON_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct cJSON;
@@ -35,6 +36,10 @@ enum json_get json_get_string(const struct cJSON *obj, const char *key,
 /* Convert a JSON number to int64 the way a 64-bit integer view would:
  * truncation toward zero, saturation, >= 2^63 wraps to negative. */
 int64_t json_number_to_i64(double v);
+
+/* Delete every member named one of keys[0..n-1] from the objects of the
+ * tree (at any depth). */
+void json_strip_keys(struct cJSON *obj, const char *const *keys, size_t n);
 
 /* Print compact (for the wire) or pretty; the caller frees.  NULL on ENOMEM. */
 char *json_print_compact(const struct cJSON *obj);

@@ -125,22 +125,17 @@ latstat_copy(struct latstat *dst, const struct latstat *src)
 }
 
 uint64_t
-latstat_percentile(const struct latstat *h, double p)
+latstat_at_rank(const struct latstat *h, uint64_t rank)
 {
-	uint64_t rank, seen = 0, v;
+	uint64_t seen = 0, v;
 	unsigned int b;
-	double x;
 
 	if (h->n == 0)
 		return 0;
-	if (p >= 100.0)
+	if (rank >= h->n)
 		return h->max;
 	if (h->counts == NULL) /* the allocation failed: what is exact */
 		return h->min;
-	x = p / 100.0 * (double)h->n;
-	rank = (uint64_t)x;
-	if ((double)rank < x)
-		rank++;
 	if (rank < 1)
 		rank = 1;
 	for (b = 0; b < LATSTAT_BUCKETS; b++) {
@@ -157,6 +152,27 @@ latstat_percentile(const struct latstat *h, double p)
 	if (v > h->max)
 		v = h->max;
 	return v;
+}
+
+uint64_t
+latstat_rank_of(uint64_t n, double p)
+{
+	double x = p / 100.0 * (double)n;
+	uint64_t rank = (uint64_t)x;
+
+	if ((double)rank < x)
+		rank++;
+	return rank < 1 ? 1 : rank;
+}
+
+uint64_t
+latstat_percentile(const struct latstat *h, double p)
+{
+	if (h->n == 0)
+		return 0;
+	if (p >= 100.0)
+		return h->max;
+	return latstat_at_rank(h, latstat_rank_of(h->n, p));
 }
 
 void

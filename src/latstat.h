@@ -67,6 +67,13 @@ int latstat_merge(struct latstat *dst, const struct latstat *src);
 int latstat_copy(struct latstat *dst, const struct latstat *src);
 /* The p-th percentile (0 < p <= 100) as described above; 0 if empty. */
 uint64_t latstat_percentile(const struct latstat *h, double p);
+/* The nearest-rank value of rank (1..n): the smallest recorded value v
+ * with at least `rank` samples <= v (the maximum for rank >= n); 0 if
+ * empty. */
+uint64_t latstat_at_rank(const struct latstat *h, uint64_t rank);
+/* The nearest rank of the p-th percentile among n samples: ceil(p/100*n),
+ * at least 1. */
+uint64_t latstat_rank_of(uint64_t n, double p);
 void latstat_summary(const struct latstat *h, struct latsum *out);
 
 /* Bucket arithmetic, exposed for the unit tests. */

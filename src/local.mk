@@ -34,6 +34,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/affinity.c %reldir%/affinity.h \
 	%reldir%/pacer.c %reldir%/pacer.h \
 	%reldir%/stats.c %reldir%/stats.h \
+	%reldir%/stats_dist.c %reldir%/stats_dist.h \
+	%reldir%/delayvar.c %reldir%/delayvar.h \
 	%reldir%/test.c %reldir%/test.h \
 	%reldir%/proto.c %reldir%/proto.h \
 	%reldir%/proto_tcp.c \
@@ -61,7 +63,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_json.c \
 	%reldir%/report_json_data.c \
 	%reldir%/report_json_end.c \
-	%reldir%/report_latency.c
+	%reldir%/report_latency.c \
+	%reldir%/report_stats.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

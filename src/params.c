@@ -11,14 +11,18 @@
 #include "iperf.h"
 #include "iperf_error.h"
 #include "json.h"
+#include "latstat.h"
 #include "params.h"
 #include "proto.h"
 #include "stats.h"
+#include "stats_dist.h"
 #include "stream.h"
 #include "util.h"
 #include "banned.h"
 
 #define PARAMS_MAX_STRING 4096
+/* Fields of the summaries in our results (stats_dist.h). */
+#define RESULTS_LATSUM (LATSUM_SAMPLES | LATSUM_MIN | LATSUM_PCT | LATSUM_MAX)
 
 /* ---- encode (client) ---------------------------------------------------- */
 
@@ -347,6 +351,45 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 
 /* ---- results ------------------------------------------------------------ */
 
+/* Our figures (ext.h "stats"): only from a server to a client that asked,
+ * so a stock client's results document stays stock. */
+static int
+stats_for_peer(const struct iperf_test *test)
+{
+	return stats_dist_peer_asked(test);
+}
+
+static int
+add_latsum(cJSON *o, const char *key, const struct latsum *s)
+{
+	cJSON *j = latsum_to_json(s, 1.0, RESULTS_LATSUM);
+
+	if (j == NULL || !cJSON_AddItemToObject(o, key, j)) {
+		cJSON_Delete(j);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+encode_stream_stats(struct iperf_test *test, struct iperf_stream *sp,
+    cJSON *o)
+{
+	struct latsum s;
+	int rc = 0;
+
+	if (!stats_for_peer(test))
+		return 0;
+	if (stats_dist_rtt(sp, &s))
+		rc |= add_latsum(o, "rtt_us", &s);
+	if (stats_dist_delay(sp, &s))
+		rc |= add_latsum(o, "delay_var_us", &s);
+	if (sp->rxq_drops_known)
+		rc |= add_num(o, "lost_in_receiver",
+		    (double)stats_local_rxq_drops(sp));
+	return rc;
+}
+
 static int
 encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 {
@@ -387,6 +430,7 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 	rc |= add_num(o, "omitted_packets", (double)omitted_packets);
 	rc |= add_num(o, "start_time", 0);
 	rc |= add_num(o, "end_time", stats_local_seconds(sp));
+	rc |= encode_stream_stats(test, sp, o);
 	return rc;
 }
 
@@ -399,6 +443,8 @@ encode_server_output(struct iperf_test *test, cJSON *o)
 		cJSON *copy = cJSON_Duplicate(test->run.json_top, 1);
 		if (copy == NULL)
 			return -1;
+		if (!stats_for_peer(test))
+			stats_dist_strip(copy);
 		cJSON_AddItemToObject(o, "server_output_json", copy);
 		return 0;
 	}
@@ -410,6 +456,7 @@ cJSON *
 results_encode(struct iperf_test *test)
 {
 	cJSON *o = cJSON_CreateObject();
+	struct latsum rtt;
 	cJSON *arr;
 	struct iperf_stream *sp;
 	int rc = 0;
@@ -428,11 +475,56 @@ results_encode(struct iperf_test *test)
 		rc = -1;
 	for (sp = test->run.streams; sp != NULL && rc == 0; sp = sp->next)
 		rc |= encode_stream(test, sp, arr);
+	if (rc == 0 && stats_for_peer(test) && stats_dist_rtt_sum(test, &rtt))
+		rc |= add_latsum(o, "sum_rtt_us", &rtt);
 	if (rc != 0) {
 		cJSON_Delete(o);
 		return NULL;
 	}
 	return o;
+}
+
+/* A summary our server sent ({"samples", "min", ..., "max"}, us): 1 if
+ * every field is there, a finite number >= 0 (else it is ignored). */
+static int
+decode_latsum(const cJSON *o, const char *key, struct latsum *out)
+{
+	static const char *const names[] = { "samples", "min", "p50", "p90",
+		"p99", "max" };
+	uint64_t *vals[] = { &out->samples, &out->min, &out->p50, &out->p90,
+		&out->p99, &out->max };
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, key);
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsObject(j))
+		return 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		double v;
+
+		if (json_get_double(j, names[i], &v) != JSON_OK ||
+		    !(v >= 0 && v < 1e15))
+			return 0;
+		*vals[i] = (uint64_t)v;
+	}
+	return 1;
+}
+
+/* Client: our server may have added its figures (stats_for_peer). */
+static int
+stats_asked(const struct iperf_test *test)
+{
+	return test->opt.role == 'c' &&
+	    (ext_client_wants(test) & EXT_STATS) != 0;
+}
+
+static void
+decode_stream_stats(const cJSON *s, struct stream_peer *p)
+{
+	p->has_rtt = decode_latsum(s, "rtt_us", &p->rtt);
+	p->has_delay = decode_latsum(s, "delay_var_us", &p->delay);
+	p->has_rxq = json_get_i64(s, "lost_in_receiver", 0, INT64_MAX,
+	    &p->rxq_drops) == JSON_OK;
 }
 
 static int
@@ -466,6 +558,8 @@ decode_stream(struct iperf_test *test, const cJSON *s)
 	(void)json_get_double(s, "end_time", &p.end_time);
 	p.bytes = bytes < 0 ? 0 : (uint64_t)bytes;
 	p.present = 1;
+	if (stats_asked(test))
+		decode_stream_stats(s, &p);
 	sp = stream_find(test, id);
 	if (sp == NULL)
 		return iperf_fail(test, IESTREAMID, 0);
@@ -514,6 +608,8 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 		return iperf_fail(test, IERECVRESULTS, 0);
 	if (json_get_string(doc, "congestion_used", &cc) == JSON_OK)
 		(void)str_replace(&test->run.remote_congestion_used, cc);
+	test->run.peer_has_rtt_sum = stats_asked(test) &&
+	    decode_latsum(doc, "sum_rtt_us", &test->run.peer_rtt_sum);
 	cJSON_ArrayForEach(s, streams)
 	{
 		if (++n > 2 * IPERF_MAX_STREAMS || !cJSON_IsObject(s))

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "delayvar.h"
 #include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
@@ -21,6 +22,7 @@
 #include "proto.h"
 #include "notes.h"
 #include "stream.h"
+#include "stream_io.h"
 #include "udp_acct.h"
 #include "udp_wire.h"
 #include "banned.h"
@@ -34,6 +36,8 @@
 /* udp_offload (ext.h) under -b: one GSO send spans at most this long at
  * the target rate, so batching never turns pacing into bursts. */
 #define UDP_OFFLOAD_BATCH_US 1000
+/* Datagrams one receive call may take (recvmmsg) without GRO. */
+#define UDP_RECV_BATCH 16
 /* Receive buffer asked for when -w is not given, for this long at the
  * -b rate (unlimited: UDP_RCVBUF_MAX), bounded by the kernel's limit. */
 #define UDP_RCVBUF_SPAN_US 100000
@@ -45,6 +49,9 @@
 #if defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
 #define HAVE_UDP_GRO 1
 #endif
+#if defined(HAVE_RECVMMSG) && defined(MSG_WAITFORONE)
+#define HAVE_UDP_BATCH 1
+#endif
 
 struct udp_ctx {
 	struct udp_acct acct;
@@ -55,6 +62,21 @@ struct udp_ctx {
 	size_t gso_segs;
 	/* --gsro, receiver: coalesced datagrams arrive in gro_buf */
 	unsigned char *gro_buf;
+	/* receiver: SO_RXQ_OVFL is on (drop counts come with the data) */
+	int rxq_ovfl;
+	struct dv_arrival at; /* the last arrival time, split */
+	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
+	struct udp_batch *batch;
+};
+
+struct udp_batch {
+	struct mmsghdr mm[UDP_RECV_BATCH];
+	struct iovec iov[UDP_RECV_BATCH];
+	union {
+		char buf[UDP_RX_CMSG_SPACE];
+		struct cmsghdr align;
+	} ctl[UDP_RECV_BATCH];
+	unsigned char *data; /* UDP_RECV_BATCH blocks of blksize */
 };
 
 /* ---- socket options ------------------------------------------------------ */
@@ -428,6 +450,67 @@ gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
 #endif
 }
 
+/* Receiver: the kernel's drop count of the socket comes with each
+ * buffer received (lost_in_receiver). */
+static void
+rxq_ovfl_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef SO_RXQ_OVFL
+	int one = 1;
+
+	if (setsockopt(sp->socket, SOL_SOCKET, SO_RXQ_OVFL, &one,
+		sizeof(one)) == 0) {
+		c->rxq_ovfl = 1;
+		sp->rxq_drops_known = 1;
+	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/* Receiver without GRO: recvmmsg() takes what is queued, up to
+ * UDP_RECV_BATCH datagrams (their control messages too), in one call;
+ * not with a -F sink, which writes what sp->buffer holds. */
+static void
+batch_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_BATCH
+	struct udp_batch *b;
+	size_t i;
+
+	if (c->gro_buf != NULL || stream_io_has_sink(sp))
+		return;
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return;
+	b->data = malloc(UDP_RECV_BATCH * sp->blksize);
+	if (b->data == NULL) {
+		free(b);
+		return;
+	}
+	for (i = 0; i < UDP_RECV_BATCH; i++) {
+		b->iov[i].iov_base = b->data + i * sp->blksize;
+		b->iov[i].iov_len = sp->blksize;
+		b->mm[i].msg_hdr.msg_iov = &b->iov[i];
+		b->mm[i].msg_hdr.msg_iovlen = 1;
+		b->mm[i].msg_hdr.msg_control = b->ctl[i].buf;
+	}
+	c->batch = b;
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+static void
+batch_release(struct udp_batch *b)
+{
+	if (b != NULL)
+		free(b->data);
+	free(b);
+}
+
 /*
  * Receiver without -w: a socket buffer for UDP_RCVBUF_SPAN_US at the -b
  * rate (UDP_RCVBUF_MAX when unlimited), so a busy moment of this host
@@ -476,6 +559,9 @@ udp_stream_init(struct iperf_stream *sp)
 	} else {
 		rcvbuf_for_rate(sp);
 		gro_setup(sp, c);
+		rxq_ovfl_setup(sp, c);
+		batch_setup(sp, c);
+		sp->delay_known = 1;
 	}
 	return 0;
 }
@@ -488,6 +574,7 @@ udp_stream_release(struct iperf_stream *sp)
 	if (c != NULL) {
 		free(c->gso_buf);
 		free(c->gro_buf);
+		batch_release(c->batch);
 	}
 	free(c);
 	sp->proto_ctx = NULL;
@@ -552,7 +639,8 @@ udp_send(struct iperf_stream *sp)
 /* One datagram of len bytes (sp->lock held). */
 static void
 account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
-    const unsigned char *d, size_t len, int64_t arrival)
+    const unsigned char *d, size_t len, int64_t arrival,
+    const struct dv_arrival *at)
 {
 	struct udp_header h;
 
@@ -561,6 +649,7 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
 		int64_t sent = (int64_t)h.sec * 1000000 + (int64_t)h.usec;
 		udp_acct_update(&c->acct, h.seq, c->counters64, sent, arrival);
+		(void)delayvar_add(&sp->delay, h.sec, h.usec, at, NULL);
 		sp->live.packets = c->acct.hi;
 		sp->live.lost = c->acct.lost;
 		sp->live.ooo = c->acct.ooo;
@@ -568,79 +657,146 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 	}
 }
 
-/* GRO: the segment size of a coalesced buffer, 0 for a single datagram. */
-static size_t
-gro_segment_size(struct msghdr *m)
+/* Drops the count that came with a buffer added (sp->lock held). */
+static uint32_t
+new_drops(struct udp_ctx *c, const struct udp_rx_meta *meta)
 {
-#ifdef HAVE_UDP_GRO
-	struct cmsghdr *cm;
-
-	for (cm = CMSG_FIRSTHDR(m); cm != NULL; cm = CMSG_NXTHDR(m, cm)) {
-		int seg = 0;
-
-		if (cm->cmsg_level != SOL_UDP || cm->cmsg_type != UDP_GRO ||
-		    cm->cmsg_len < CMSG_LEN(sizeof(seg)))
-			continue;
-		memcpy(&seg, CMSG_DATA(cm), sizeof(seg));
-		return seg > 0 ? (size_t)seg : 0;
-	}
-#else
-	(void)m;
-#endif
-	return 0;
+	return meta->has_drops ? udp_acct_drops(&c->acct, meta->drops) : 0;
 }
 
+/* One buffer (a datagram, or a GRO batch) and what its control messages
+ * say. */
 static ssize_t
-gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
+recv_meta(int fd, void *buf, size_t len, struct udp_rx_meta *meta)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[UDP_RX_CMSG_SPACE];
 		struct cmsghdr align;
 	} ctl;
-	struct iovec iov = { c->gro_buf, UDP_GRO_BUF_BYTES };
+	struct iovec iov = { buf, len };
 	struct msghdr m;
-	struct udp_gro_iter it;
-	size_t off, len;
 	ssize_t n;
-	int64_t arrival;
 
 	memset(&m, 0, sizeof(m));
 	m.msg_iov = &iov;
 	m.msg_iovlen = 1;
 	m.msg_control = ctl.buf;
 	m.msg_controllen = sizeof(ctl.buf);
-	n = recvmsg(sp->socket, &m, 0);
+	n = recvmsg(fd, &m, 0);
+	if (n > 0)
+		udp_rx_meta_parse(&m, meta);
+	else
+		memset(meta, 0, sizeof(*meta));
+	return n;
+}
+
+static ssize_t
+gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	struct udp_rx_meta meta;
+	struct udp_gro_iter it;
+	size_t off, len;
+	uint64_t segs = 0;
+	uint32_t drops;
+	int64_t lost0;
+	ssize_t n;
+	int64_t arrival;
+
+	n = recv_meta(sp->socket, c->gro_buf, UDP_GRO_BUF_BYTES, &meta);
 	if (n <= 0)
 		return n;
 	arrival = (int64_t)iperf_time_now_us();
-	udp_gro_iter_init(&it, (size_t)n, gro_segment_size(&m));
+	dv_arrival_set(&c->at, (uint64_t)arrival);
+	udp_gro_iter_init(&it, (size_t)n, meta.gro_seg);
 	pthread_mutex_lock(&sp->lock);
 	sp->live.last_rx_us = (uint64_t)arrival;
+	drops = new_drops(c, &meta);
+	lost0 = c->acct.lost;
 	/* Like a plain receive, a datagram counts at most `len` bytes. */
-	while (udp_gro_next(&it, &off, &len))
+	while (udp_gro_next(&it, &off, &len)) {
 		account_datagram(sp, c, c->gro_buf + off,
-		    len < sp->blksize ? len : sp->blksize, arrival);
+		    len < sp->blksize ? len : sp->blksize, arrival, &c->at);
+		segs++;
+	}
+	if (drops > 0)
+		sp->live.rxq_drops += udp_gro_drops(drops, segs,
+		    c->acct.lost - lost0);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
+}
+
+/* Without GRO: what is queued, up to UDP_RECV_BATCH datagrams; one
+ * clock read and one lock for them all.  Bytes received, 0 if they were
+ * all empty (an end of stream, as a plain receive of 0 bytes), -1. */
+static ssize_t
+batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_BATCH
+	struct udp_batch *b = c->batch;
+	struct udp_rx_meta meta;
+	ssize_t total = 0;
+	int64_t arrival;
+	int i, k;
+
+	for (i = 0; i < UDP_RECV_BATCH; i++)
+		b->mm[i].msg_hdr.msg_controllen = sizeof(b->ctl[i].buf);
+	k = recvmmsg(sp->socket, b->mm, UDP_RECV_BATCH, MSG_WAITFORONE, NULL);
+	if (k <= 0)
+		return k;
+	arrival = (int64_t)iperf_time_now_us();
+	dv_arrival_set(&c->at, (uint64_t)arrival);
+	pthread_mutex_lock(&sp->lock);
+	sp->live.last_rx_us = (uint64_t)arrival;
+	for (i = 0; i < k; i++) {
+		udp_rx_meta_parse(&b->mm[i].msg_hdr, &meta);
+		sp->live.rxq_drops += new_drops(c, &meta);
+		account_datagram(sp, c, b->data + (size_t)i * sp->blksize,
+		    b->mm[i].msg_len, arrival, &c->at);
+		total += (ssize_t)b->mm[i].msg_len;
+	}
+	pthread_mutex_unlock(&sp->lock);
+	return total;
+#else
+	(void)sp;
+	(void)c;
+	errno = ENOSYS;
+	return -1; /* never called: batch_setup() made no batch */
+#endif
+}
+
+/* One datagram into sp->buffer, with the drop count when it is on. */
+static ssize_t
+plain_recv(struct iperf_stream *sp, struct udp_ctx *c,
+    struct udp_rx_meta *meta)
+{
+	if (c->rxq_ovfl)
+		return recv_meta(sp->socket, sp->buffer, sp->blksize, meta);
+	memset(meta, 0, sizeof(*meta));
+	return recv(sp->socket, sp->buffer, sp->blksize, 0);
 }
 
 static ssize_t
 udp_recv(struct iperf_stream *sp)
 {
 	struct udp_ctx *c = sp->proto_ctx;
+	struct udp_rx_meta meta;
 	ssize_t n;
 	int64_t arrival;
 
 	if (c->gro_buf != NULL)
 		return gro_recv(sp, c);
-	n = recv(sp->socket, sp->buffer, sp->blksize, 0);
+	if (c->batch != NULL)
+		return batch_recv(sp, c);
+	n = plain_recv(sp, c, &meta);
 	if (n <= 0)
 		return n;
 	arrival = (int64_t)iperf_time_now_us();
+	dv_arrival_set(&c->at, (uint64_t)arrival);
 	pthread_mutex_lock(&sp->lock);
 	sp->live.last_rx_us = (uint64_t)arrival;
+	sp->live.rxq_drops += new_drops(c, &meta);
 	account_datagram(sp, c, (const unsigned char *)sp->buffer, (size_t)n,
-	    arrival);
+	    arrival, &c->at);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
 }

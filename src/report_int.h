@@ -23,6 +23,23 @@ void report_latency_text(struct iperf_test *test);
 void report_latency_json(const struct iperf_test *test, struct cJSON *end,
     int *err);
 
+/* Our distributions and socket drops (report_stats.c): keys added to the
+ * objects the JSON builders make, and the text hint after the summary. */
+struct interval_result;
+void report_stats_interval_stream(const struct iperf_stream *sp,
+    const struct interval_result *ir, struct cJSON *o, int *err);
+void report_stats_interval_sum(const struct iperf_test *test, int g,
+    int sends, struct cJSON *o, int *err);
+void report_stats_end_sender(const struct iperf_stream *sp, struct cJSON *o,
+    int *err);
+void report_stats_end_udp(const struct iperf_stream *sp, struct cJSON *o,
+    int *err);
+void report_stats_end_sum_sent(const struct iperf_test *test, int g,
+    struct cJSON *o, int *err);
+void report_stats_end_loss_sum(const struct iperf_test *test, int g,
+    struct cJSON *o, int *err);
+void report_stats_text(struct iperf_test *test);
+
 /* JSON builders (report_json_data.c); NULL on ENOMEM. */
 struct cJSON *report_json_interval(struct iperf_test *test);
 struct cJSON *report_json_end(struct iperf_test *test);

@@ -94,6 +94,7 @@ tcp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	if (has_retr_keys(test))
 		tcpinfo_keys(snd, sp, e.retransmits, err);
 	report_json_flag(snd, "sender", sp->sender, err);
+	report_stats_end_sender(sp, snd, err);
 	report_json_attach(o, "sender", snd, err);
 	if (test->opt.diskfile_name != NULL)
 		report_json_attach(o, "diskfile", diskfile(test, &e, err), err);
@@ -123,6 +124,7 @@ udp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	report_json_num(u, "lost_percent", report_loss_percent(e.lost, e.packets), err);
 	report_json_num(u, "out_of_order", (double)e.ooo, err);
 	report_json_flag(u, "sender", sp->sender, err);
+	report_stats_end_udp(sp, u, err);
 	report_json_attach(o, "udp", u, err);
 	return o;
 }
@@ -178,6 +180,7 @@ udp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	const char *sfx = g == 0 ? "" : "_bidir_reverse";
 	struct report_end s;
 	struct udp_sum_spec u;
+	cJSON *o;
 	char key[64];
 
 	report_end_group(test, g, &s);
@@ -185,7 +188,9 @@ udp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 		s.sender_time, s.jitter, s.lost, s.packets,
 		report_group_sends(test, g) };
 	(void)snprintf(key, sizeof(key), "sum%s", sfx);
-	report_json_attach(end, key, udp_sum(&u, err), err);
+	o = udp_sum(&u, err);
+	report_stats_end_loss_sum(test, g, o, err);
+	report_json_attach(end, key, o, err);
 	u = (struct udp_sum_spec){ s.sender_time, s.sent_bytes, s.sender_time,
 		0.0, 0, s.sender_packets, 1 };
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
@@ -193,7 +198,9 @@ udp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	u = (struct udp_sum_spec){ s.receiver_time, s.rcvd_bytes,
 		s.receiver_time, s.jitter, s.lost, s.receiver_packets, 0 };
 	(void)snprintf(key, sizeof(key), "sum_received%s", sfx);
-	report_json_attach(end, key, udp_sum(&u, err), err);
+	o = udp_sum(&u, err);
+	report_stats_end_loss_sum(test, g, o, err);
+	report_json_attach(end, key, o, err);
 }
 
 static void
@@ -211,6 +218,7 @@ tcp_sums(const struct iperf_test *test, cJSON *end, int g, int *err)
 	if (report_group_has_retr(test, g) && !report_is_sctp(test))
 		report_json_num(o, "retransmits", (double)s.retransmits, err);
 	report_json_flag(o, "sender", sends, err);
+	report_stats_end_sum_sent(test, g, o, err);
 	(void)snprintf(key, sizeof(key), "sum_sent%s", sfx);
 	report_json_attach(end, key, o, err);
 	o = cJSON_CreateObject();

@@ -261,5 +261,6 @@ report_text_summary(struct iperf_test *test)
 			server_output_block(test);
 	}
 	report_latency_text(test);
+	report_stats_text(test);
 	report_flush(test);
 }

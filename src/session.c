@@ -24,6 +24,7 @@
 #include "report.h"
 #include "session.h"
 #include "stats.h"
+#include "stats_dist.h"
 #include "stream.h"
 #include "tcp_info.h"
 #include "test.h"
@@ -428,6 +429,7 @@ session_start_measuring(struct iperf_test *test)
 
 	test->run.start_us = now;
 	stats_start(test, now);
+	stats_dist_start(test);
 	cpu_sample_now(&test->run.cpu_start);
 	if (ival > 0) {
 		test->run.stats_timer = evloop_add_timer_at(test->loop, now + ival,

@@ -7,6 +7,7 @@
 #include "iperf.h"
 #include "proto.h"
 #include "stats.h"
+#include "stats_dist.h"
 #include "stream.h"
 #include "tcp_info.h"
 #include "banned.h"
@@ -121,6 +122,7 @@ make_interval(struct iperf_test *test, struct iperf_stream *sp,
 	ir->lost = now_live->lost - b->lost;
 	ir->ooo = now_live->ooo - b->ooo;
 	ir->jitter = now_live->jitter;
+	ir->rxq_drops = now_live->rxq_drops - b->rxq_drops;
 	sample_tcpinfo(test, sp, ir);
 	return ir;
 }
@@ -176,6 +178,7 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 		sp->base_interval = l;
 		sp->interval_start_us = now_us;
 	}
+	stats_dist_sample(test, keep, test->run.omitting);
 	return keep;
 }
 
@@ -193,6 +196,7 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 		sp->base_interval = sp->base_omit;
 		restart_clocks(sp, now_us);
 	}
+	stats_dist_omit_end(test);
 }
 
 uint64_t
@@ -223,4 +227,10 @@ uint64_t
 stats_local_ooo(const struct iperf_stream *sp)
 {
 	return sp->final.ooo - sp->base_omit.ooo;
+}
+
+uint64_t
+stats_local_rxq_drops(const struct iperf_stream *sp)
+{
+	return sp->final.rxq_drops - sp->base_omit.rxq_drops;
 }

@@ -33,5 +33,7 @@ double stats_local_seconds(const struct iperf_stream *sp);
 int64_t stats_local_packets(const struct iperf_stream *sp);
 int64_t stats_local_lost(const struct iperf_stream *sp);
 uint64_t stats_local_ooo(const struct iperf_stream *sp);
+/* UDP receiver: datagrams the socket dropped (sp->rxq_drops_known). */
+uint64_t stats_local_rxq_drops(const struct iperf_stream *sp);
 
 #endif /* IPERF_STATS_H */

@@ -20,6 +20,7 @@
 #include "iperf_time.h"
 #include "pacer.h"
 #include "proto.h"
+#include "stats_dist.h"
 #include "stream.h"
 #include "test.h"
 #include "util.h"
@@ -77,6 +78,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	}
 	atomic_init(&sp->stop, 0);
 	atomic_init(&sp->in_send, 0);
+	stats_dist_stream_init(sp);
 	sp->min_rtt = UINT64_MAX;
 	sp->peer.retransmits = -1;
 	sp->local_len = sizeof(sp->local_addr);
@@ -103,6 +105,7 @@ stream_free(struct iperf_stream *sp)
 		next = ir->next;
 		free(ir);
 	}
+	stats_dist_stream_release(sp);
 	pthread_cond_destroy(&sp->wake);
 	pthread_mutex_destroy(&sp->lock);
 	stream_io_release(sp);
@@ -202,14 +205,17 @@ sleep_unless_stopped(struct iperf_stream *sp, uint64_t deadline_us)
 	return stopped ? -1 : 0;
 }
 
-/* Wait until a block may go; returns 0 to send, -1 if asked to stop. */
+/* Wait until a block may go; returns 0 to send (the time in *now), -1 if
+ * asked to stop. */
 static int
-pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize)
+pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
+    uint64_t *now_us)
 {
 	for (;;) {
 		uint64_t now = iperf_time_now_us();
 		uint64_t wait_us = pacer_delay(p, blksize, now);
 
+		*now_us = now;
 		if (wait_us == 0)
 			return 0;
 		if (sleep_unless_stopped(sp, now + wait_us) == -1)
@@ -255,6 +261,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 {
 	struct iperf_test *test = sp->test;
 	uint64_t batch = 0; /* datagrams reserved against the count */
+	uint64_t now;
 	ssize_t n;
 	int ready;
 
@@ -266,8 +273,10 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 			worker_fail(sp, IEFILE, errno);
 		return 0; /* -F: the whole file went out */
 	}
-	if (pacer_wait(pacer, sp, sp->xmit_len) == -1)
+	if (pacer_wait(pacer, sp, sp->xmit_len, &now) == -1)
 		return 0;
+	if (sp->rtt_on && now >= sp->rtt_due_us)
+		stats_dist_rtt_sample(sp, now);
 	/* A batch (UDP GSO) takes no more of a -n/-k count than is left,
 	 * counting what batches of other streams hold. */
 	sp->xmit_blocks = sp->blksize > 0 ? sp->xmit_len / sp->blksize : 1;

@@ -28,6 +28,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "delayvar.h"
+#include "latstat.h"
 #include "stream_io.h"
 #include "tcp_info.h"
 
@@ -42,6 +44,8 @@ struct stream_live {
 	int64_t lost;     /* receiver: lost datagrams (cumulative) */
 	uint64_t ooo;     /* receiver: late or duplicate datagrams */
 	double jitter;    /* receiver: seconds (RFC 1889 estimator) */
+	uint64_t rxq_drops; /* receiver: datagrams the kernel dropped on the
+			     * socket (SO_RXQ_OVFL, cumulative) */
 	uint64_t last_rx_us; /* monotonic time of the last data received */
 	int error;       /* iperf error code if the worker failed, else 0 */
 	int sys_errno;
@@ -63,6 +67,12 @@ struct interval_result {
 	int64_t lost;
 	uint64_t ooo;
 	double jitter;
+	uint64_t rxq_drops; /* dropped by the receiving socket (rxq_known) */
+	/* distributions of the interval (stats_dist.h), in microseconds */
+	int has_rtt;        /* TCP sender sampling TCP_INFO */
+	struct latsum rtt_dist;
+	int has_delay;      /* UDP receiver: one-way delay variation */
+	struct latsum delay_dist;
 	struct interval_result *next;
 };
 
@@ -76,6 +86,10 @@ struct stream_peer {
 	int64_t packets, omitted_packets;
 	int has_omitted_pair;
 	double start_time, end_time;
+	/* our server's extra figures (ext.h "stats"), when it sent them */
+	int has_rtt, has_delay, has_rxq;
+	struct latsum rtt, delay;
+	int64_t rxq_drops;
 };
 
 struct iperf_stream {
@@ -104,6 +118,18 @@ struct iperf_stream {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;     /* with lock: ends a pacing sleep at stop */
 	struct stream_live live; /* guarded by lock */
+	/* UDP receiver: delay variation since the last interval, written by
+	 * the worker under lock (delayvar.h) */
+	struct delayvar delay;
+	/* TCP sender: RTT samples since the last interval, written by the
+	 * worker under lock, at most every STATS_RTT_PERIOD_US (rtt_due_us,
+	 * the worker's own) */
+	struct latstat rtt_live;
+	uint64_t rtt_due_us;
+	/* set by the transport at stream_init (before the worker starts):
+	 * live.rxq_drops is counted / delay is recorded */
+	int rxq_drops_known;
+	int delay_known;
 
 	/* loop thread: accounting baselines */
 	uint64_t start_us;          /* stream (post-omit) start */
@@ -127,6 +153,14 @@ struct iperf_stream {
 	uint64_t rtt_samples;
 	uint64_t reorder;
 	struct stream_peer peer;
+	/* distributions (stats_dist.h) */
+	int rtt_on;   /* set before the worker starts: it samples the RTT */
+	/* loop thread: */
+	struct latstat rtt_ival;     /* scratch: the interval taken out */
+	struct latstat rtt_total;    /* after the omit period */
+	struct dv_hist delay_taken;  /* scratch: the interval taken out */
+	struct dv_hist delay_total;  /* after the omit period */
+	int64_t delay_min_off;       /* the minimum at the last take */
 
 	struct iperf_stream *next;
 };

@@ -338,6 +338,7 @@ test_run_release(struct iperf_test *test)
 	test_cancel_timers(test);
 	test_free_streams(test);
 	probe_release(&r->probe);
+	latstat_free(&r->rtt_sum_scratch);
 	ctrl_free(r->ctrl);
 	r->ctrl = NULL;
 	if (r->ctrl_sck >= 0)

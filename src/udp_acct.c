@@ -83,3 +83,25 @@ udp_acct_omit_reset(struct udp_acct *a)
 	a->jitter = 0.0;
 	a->have_prev = 0;
 }
+
+uint32_t
+udp_acct_drops(struct udp_acct *a, uint32_t raw)
+{
+	uint32_t d = raw - a->drops_raw;
+
+	a->drops_raw = raw;
+	return d;
+}
+
+uint64_t
+udp_gro_drops(uint64_t skbs, uint64_t segs, int64_t gap)
+{
+	uint64_t est = segs > 1 && skbs <= UINT64_MAX / segs ? skbs * segs :
+	    skbs;
+
+	if (gap < 0)
+		gap = 0; /* late arrivals of earlier gaps */
+	if (est > (uint64_t)gap)
+		est = (uint64_t)gap;
+	return est < skbs ? skbs : est;
+}

@@ -16,6 +16,7 @@ struct udp_acct {
 	int64_t prev_transit_us;
 	int have_prev;   /* prev_transit is valid */
 	uint64_t packets; /* datagrams accounted */
+	uint32_t drops_raw; /* SO_RXQ_OVFL: the last 32-bit count seen */
 };
 
 void udp_acct_init(struct udp_acct *a);
@@ -26,6 +27,18 @@ void udp_acct_init(struct udp_acct *a);
  */
 void udp_acct_update(struct udp_acct *a, uint64_t seq, int counters64,
     int64_t sent_us, int64_t arrival_us);
+/* The socket's cumulative 32-bit drop count as a control message gave it:
+ * how much it moved since the last one (modulo 2^32: it may wrap). */
+uint32_t udp_acct_drops(struct udp_acct *a, uint32_t raw);
+/*
+ * Datagrams behind `skbs` drops that a GRO buffer of `segs` datagrams
+ * reported.  The kernel counts a coalesced buffer (a sender's GSO batch)
+ * once, so each drop is taken as a buffer of `segs` datagrams, but never
+ * as more than `gap`, the datagrams missing in sequence between the
+ * previous buffer and this one (where the dropped ones were), nor as
+ * fewer than `skbs`.
+ */
+uint64_t udp_gro_drops(uint64_t skbs, uint64_t segs, int64_t gap);
 /* End of the omit period: jitter restarts (sequence figures continue). */
 void udp_acct_omit_reset(struct udp_acct *a);
 /* Widen a 32-bit sequence number to the value nearest to `hi`. */

@@ -1,6 +1,10 @@
 /* udp_wire.c - UDP header and hello (see udp_wire.h). */
 #include "config.h"
 
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/udp.h>
 #include <string.h>
 
 #include "ctrl.h"
@@ -124,4 +128,32 @@ udp_gro_next(struct udp_gro_iter *it, size_t *off, size_t *len)
 	*len = left < it->seg ? left : it->seg;
 	it->off += *len;
 	return 1;
+}
+
+void
+udp_rx_meta_parse(struct msghdr *m, struct udp_rx_meta *out)
+{
+	struct cmsghdr *cm;
+
+	memset(out, 0, sizeof(*out));
+	for (cm = CMSG_FIRSTHDR(m); cm != NULL; cm = CMSG_NXTHDR(m, cm)) {
+#if defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
+		if (cm->cmsg_level == SOL_UDP && cm->cmsg_type == UDP_GRO &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			int seg;
+
+			memcpy(&seg, CMSG_DATA(cm), sizeof(seg));
+			out->gro_seg = seg > 0 ? (size_t)seg : 0;
+			continue;
+		}
+#endif
+#ifdef SO_RXQ_OVFL
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SO_RXQ_OVFL &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(uint32_t))) {
+			memcpy(&out->drops, CMSG_DATA(cm), sizeof(out->drops));
+			out->has_drops = 1;
+		}
+#endif
+	}
 }

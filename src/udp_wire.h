@@ -9,6 +9,8 @@
 #ifndef IPERF_UDP_WIRE_H
 #define IPERF_UDP_WIRE_H
 
+#include <sys/types.h>
+#include <sys/socket.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,5 +74,27 @@ struct udp_gro_iter {
 void udp_gro_iter_init(struct udp_gro_iter *it, size_t total, size_t seg);
 /* The next datagram (offset and length): 1, or 0 when none is left. */
 int udp_gro_next(struct udp_gro_iter *it, size_t *off, size_t *len);
+
+/*
+ * What the control messages of one received buffer (recvmsg) say:
+ *  - UDP_GRO (level SOL_UDP, an int): the buffer holds datagrams of this
+ *    size (udp_gro_iter); absent: a single datagram;
+ *  - SO_RXQ_OVFL (level SOL_SOCKET, a uint32): how many datagrams the
+ *    kernel has dropped on this socket so far (receive buffer full, for
+ *    the most part), as it stood when this buffer was queued; present once
+ *    the count is not 0, on sockets that enabled the option.
+ * Other messages are skipped; short ones are ignored.
+ */
+struct udp_rx_meta {
+	size_t gro_seg;
+	int has_drops;
+	uint32_t drops;
+};
+
+/* Room for both messages in a control buffer. */
+#define UDP_RX_CMSG_SPACE \
+	(CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t)))
+
+void udp_rx_meta_parse(struct msghdr *m, struct udp_rx_meta *out);
 
 #endif /* IPERF_UDP_WIRE_H */

@@ -21,7 +21,7 @@ import shlex
 import subprocess
 import sys
 
-from testlib import count, free_port, one_test, summary
+from testlib import OUR_KEY, count, free_port, one_test, summary
 
 # Captures whose features are implemented; others are added with them.
 CASES = [
@@ -52,7 +52,6 @@ MONTHS = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 OUR_VERSION = re.compile(r"^(.*iperf [0-9.]+) \(iperf3-compat [^)]*\)$")
 OUR_LINES = re.compile(r"\(default; --(no-cntl-ka: none|snd-timeout 0: the "
                        r"system setting)\)$")
-OUR_KEY = re.compile(r"(^|\.)start\.implementation(\.|$)")
 
 
 def ours_only_removed(lines):

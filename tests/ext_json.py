@@ -20,6 +20,7 @@ Usage: ext_json.py OURS
 
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -107,6 +108,53 @@ def pscheduler_read(doc, udp):
     return figs
 
 
+OUR_DISTS = {"rtt_us": ("samples", "min", "p50", "p90", "p99", "max"),
+             "delay_var_us": ("samples", "p50", "p90", "p99", "max")}
+
+
+def our_keys(doc, path="$", out=None):
+    """Type problems of our keys (rtt_us, delay_var_us: objects of
+    numbers >= 0; lost_in_receiver: an integer >= 0) wherever they are,
+    and the set of paths where they were found."""
+    if out is None:
+        out = ([], set())
+    probs, seen = out
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            p = f"{path}.{k}"
+            if k in OUR_DISTS:
+                seen.add(re.sub(r"\[\d+\]", "[]", p))
+                ok = isinstance(v, dict) and all(
+                    kind(v.get(f)) == "number" and v[f] >= 0
+                    for f in OUR_DISTS[k])
+                if not ok:
+                    probs.append(f"{p}: {v!r}")
+            elif k == "lost_in_receiver":
+                seen.add(re.sub(r"\[\d+\]", "[]", p))
+                if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                    probs.append(f"{p}: {v!r}")
+            else:
+                our_keys(v, p, out)
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc):
+            our_keys(v, f"{path}[{i}]", out)
+    return out
+
+
+# Where each option set must carry our figures (client's document).
+WANT_KEYS = {
+    "tcp": ["$.end.sum_sent.rtt_us", "$.intervals[].streams[].rtt_us"],
+    "tcp -R -P 2": ["$.end.sum_sent.rtt_us",
+                    "$.end.streams[].sender.rtt_us"],
+    "tcp --bidir": ["$.end.sum_sent.rtt_us",
+                    "$.end.sum_sent_bidir_reverse.rtt_us"],
+    "udp": ["$.end.streams[].udp.delay_var_us", "$.end.sum.lost_in_receiver"],
+    "udp -R": ["$.intervals[].streams[].delay_var_us",
+               "$.intervals[].sum.lost_in_receiver",
+               "$.end.sum_received.lost_in_receiver"],
+}
+
+
 def main():
     peers = stock_peers(want=("3.12", "3.21"))
     stock = peers[-1] if peers else None
@@ -128,6 +176,10 @@ def main():
         except (KeyError, TypeError, ValueError) as e:
             probs.append(f"reader: {type(e).__name__} {e}")
         report(f"reader: {name}", probs)
+        bad, seen = our_keys(ours)
+        bad += [f"{w} missing" for w in WANT_KEYS.get(label, [])
+                if w not in seen]
+        report(f"our keys: {name}: {len(seen)} paths typed", bad[:8])
         if stock is None:
             continue
         ver, path = stock

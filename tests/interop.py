@@ -21,15 +21,14 @@ Usage: interop.py OURS STOCK312 [case-filter]
 
 import json
 import os
-import re
 import socket
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from testlib import (free_port, report, stock_peers, stop, summary,
-                     wait_listening)
+from testlib import (OUR_KEY, free_port, report, stock_peers, stop,
+                     summary, wait_listening)
 
 # Keys 3.13-3.21 added (spec surface.md 3.7); the stock peer may be 3.12.
 ADDED_AFTER_312 = {
@@ -39,9 +38,8 @@ ADDED_AFTER_312 = {
     "intervals[].streams[].reorder", "end.streams[].sender.reorder",
 }
 
-# Keys only our implementation adds (stock parsers ignore unknown keys),
-# wherever a start object appears (also inside server_output_json).
-OUR_KEY = re.compile(r"(^|\.)start\.implementation(\.|$)")
+# Keys only our implementation adds (stock parsers ignore unknown keys):
+# testlib.OUR_KEY, wherever they appear (also inside server_output_json).
 
 # name, client arguments, address family filter (None = v4 only)
 TCP_CASES = [

@@ -33,8 +33,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (Netns, NetnsUnavailable, free_port, report, skip,  # noqa: E402
-                     stock_peers, stop, summary, wait_listening)
+from testlib import (free_port, report, skip, stock_peers,  # noqa: E402
+                     run_cases, stop, topo_or_skip, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -237,50 +237,6 @@ QUEUE_MS = 40
 LOAD_SECS = 5
 
 
-class Topo:
-    """client (10.77.1.1) - router - server (10.77.2.2), tbf on the
-    router's side of the router-server link."""
-
-    def __init__(self):
-        self.ns = []
-        for tag in ("lc", "lr", "ls"):
-            self.ns.append(Netns(tag))
-        self.c, self.r, self.s = self.ns
-
-    def sh(self, ns, *cmd):
-        r = ns.run(*cmd)
-        if r.returncode != 0:
-            raise NetnsUnavailable(f"{' '.join(cmd)}: exit {r.returncode}, "
-                                   f"{(r.stderr or '').strip()[:160]}")
-
-    def build(self):
-        for a, b, an, bn in ((self.c, self.r, "c0", "r0"),
-                             (self.r, self.s, "r1", "s0")):
-            r = subprocess.run(["ip", "-n", a.name, "link", "add", an, "type",
-                                "veth", "peer", "name", bn, "netns", b.name],
-                               capture_output=True, text=True)
-            if r.returncode != 0:
-                raise NetnsUnavailable("cannot make a veth pair between "
-                                       f"namespaces: {r.stderr.strip()[:160]}")
-        self.sh(self.c, "ip", "addr", "add", "10.77.1.1/24", "dev", "c0")
-        self.sh(self.r, "ip", "addr", "add", "10.77.1.2/24", "dev", "r0")
-        self.sh(self.r, "ip", "addr", "add", "10.77.2.1/24", "dev", "r1")
-        self.sh(self.s, "ip", "addr", "add", "10.77.2.2/24", "dev", "s0")
-        for ns, dev in ((self.c, "c0"), (self.r, "r0"), (self.r, "r1"),
-                        (self.s, "s0")):
-            self.sh(ns, "ip", "link", "set", dev, "up")
-        self.sh(self.c, "ip", "route", "add", "default", "via", "10.77.1.2")
-        self.sh(self.s, "ip", "route", "add", "default", "via", "10.77.2.1")
-        self.sh(self.r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
-        self.sh(self.r, "tc", "qdisc", "add", "dev", "r1", "root", "tbf",
-                "rate", BOTTLENECK_RATE, "burst", "32kbit", "latency",
-                f"{QUEUE_MS}ms")
-
-    def close(self):
-        for ns in self.ns:
-            ns.close()
-
-
 def ping_median(lines):
     rtts = [float(m.group(1)) for m in
             re.finditer(r"time=([\d.]+) ms", lines)]
@@ -291,17 +247,8 @@ def case_bottleneck():
     if shutil.which("ping") is None:
         skip("bottleneck: ping not installed (apt-get install iputils-ping)")
         return
-    if shutil.which("tc") is None:
-        skip("bottleneck: tc (iproute2) not installed")
-        return
-    topo = None
-    try:
-        topo = Topo()
-        topo.build()
-    except NetnsUnavailable as e:
-        if topo is not None:
-            topo.close()
-        skip(f"bottleneck: {e}")
+    topo = topo_or_skip("bottleneck", BOTTLENECK_RATE, QUEUE_MS)
+    if topo is None:
         return
     probs = []
     try:
@@ -373,16 +320,5 @@ CASES = [case_text, case_json, case_omit, case_reverse_udp, case_multi,
          case_stock, case_bottleneck]
 
 
-def main():
-    for case in CASES:
-        if FILTER and FILTER not in case.__name__:
-            continue
-        try:
-            case()
-        except Exception as e:  # a defect, reported, not a traceback
-            report(f"{case.__name__}: {type(e).__name__}", [str(e)[:300]])
-    return summary()
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_cases(CASES, FILTER))

@@ -58,6 +58,20 @@ def report(label, probs, secs=None):
         sys.stdout.flush()
 
 
+def run_cases(cases, filt=""):
+    """Run each case function whose name contains `filt`; an exception is
+    a defect, reported as a failure (not a traceback).  Returns summary()'s
+    exit status."""
+    for case in cases:
+        if filt and filt not in case.__name__:
+            continue
+        try:
+            case()
+        except Exception as e:  # noqa: BLE001 (reported)
+            report(f"{case.__name__}: {type(e).__name__}", [str(e)[:300]])
+    return summary()
+
+
 def summary():
     """Print "N passed, N failed"; returns the exit status (0: none failed)."""
     with _lock:
@@ -65,6 +79,15 @@ def summary():
         failed = len(_outcomes) - passed
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+# ---- our JSON keys ------------------------------------------------------------
+
+# Key paths only our -J documents have (stock parsers ignore them): which
+# program wrote it, and the figures of stats_dist.h (rtt_us, delay_var_us,
+# lost_in_receiver, with what is inside them).
+OUR_KEY = re.compile(r"(^|\.)(start\.implementation|rtt_us|delay_var_us|"
+                     r"lost_in_receiver)(\.|$)")
 
 
 # ---- ports ------------------------------------------------------------------
@@ -447,6 +470,76 @@ class Netns:
     def __exit__(self, *exc):
         self.close()
         return False
+
+
+class Topo:
+    """Three network namespaces: client (10.77.1.1) - router - server
+    (10.77.2.2) on veth pairs, with a tbf bottleneck of `rate` (tc's
+    syntax, "20mbit") and `queue_ms` of queue on the router's side of the
+    router-server link.  Raises NetnsUnavailable (build() too) where
+    namespaces, veth or tc cannot be used; close() removes everything."""
+
+    def __init__(self, rate, queue_ms):
+        self.rate, self.queue_ms = rate, queue_ms
+        self.ns = []
+        try:
+            for tag in ("lc", "lr", "ls"):
+                self.ns.append(Netns(tag))
+        except NetnsUnavailable:
+            self.close()
+            raise
+        self.c, self.r, self.s = self.ns
+
+    def sh(self, ns, *cmd):
+        r = ns.run(*cmd)
+        if r.returncode != 0:
+            raise NetnsUnavailable(f"{' '.join(cmd)}: exit {r.returncode}, "
+                                   f"{(r.stderr or '').strip()[:160]}")
+
+    def build(self):
+        for a, b, an, bn in ((self.c, self.r, "c0", "r0"),
+                             (self.r, self.s, "r1", "s0")):
+            r = subprocess.run(["ip", "-n", a.name, "link", "add", an, "type",
+                                "veth", "peer", "name", bn, "netns", b.name],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise NetnsUnavailable("cannot make a veth pair between "
+                                       f"namespaces: {r.stderr.strip()[:160]}")
+        self.sh(self.c, "ip", "addr", "add", "10.77.1.1/24", "dev", "c0")
+        self.sh(self.r, "ip", "addr", "add", "10.77.1.2/24", "dev", "r0")
+        self.sh(self.r, "ip", "addr", "add", "10.77.2.1/24", "dev", "r1")
+        self.sh(self.s, "ip", "addr", "add", "10.77.2.2/24", "dev", "s0")
+        for ns, dev in ((self.c, "c0"), (self.r, "r0"), (self.r, "r1"),
+                        (self.s, "s0")):
+            self.sh(ns, "ip", "link", "set", dev, "up")
+        self.sh(self.c, "ip", "route", "add", "default", "via", "10.77.1.2")
+        self.sh(self.s, "ip", "route", "add", "default", "via", "10.77.2.1")
+        self.sh(self.r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
+        self.sh(self.r, "tc", "qdisc", "add", "dev", "r1", "root", "tbf",
+                "rate", self.rate, "burst", "32kbit", "latency",
+                f"{self.queue_ms}ms")
+
+    def close(self):
+        for ns in self.ns:
+            ns.close()
+
+
+def topo_or_skip(label, rate, queue_ms):
+    """A built Topo(rate, queue_ms), or None after a "SKIP: label: why"
+    line where tc or network namespaces are unavailable."""
+    if shutil.which("tc") is None:
+        skip(f"{label}: tc (iproute2) not installed")
+        return None
+    topo = None
+    try:
+        topo = Topo(rate, queue_ms)
+        topo.build()
+    except NetnsUnavailable as e:
+        if topo is not None:
+            topo.close()
+        skip(f"{label}: {e}")
+        return None
+    return topo
 
 
 _strace_probe = {}
