@@ -24,6 +24,7 @@
 #include "ratewin.h"
 #include "timer.h"
 #include "probe.h"
+#include "rr.h"
 
 struct cJSON;
 struct evloop;
@@ -270,6 +271,8 @@ struct iperf_run {
 	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
 	struct probe probe; /* client: --latency (probe.h) */
 	timer_id probe_idle_timer; /* client: end of the idle probe phase */
+	struct rr_peer rr_peer; /* server: --rr figures of all the client's
+				 * streams, from its results (rr.h) */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
 	timer_id stats_timer;

@@ -13,6 +13,7 @@
 #include "json.h"
 #include "params.h"
 #include "proto.h"
+#include "rr.h"
 #include "stats.h"
 #include "stream.h"
 #include "util.h"
@@ -387,6 +388,7 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 	rc |= add_num(o, "omitted_packets", (double)omitted_packets);
 	rc |= add_num(o, "start_time", 0);
 	rc |= add_num(o, "end_time", stats_local_seconds(sp));
+	rc |= rr_results_encode(test, sp, o);
 	return rc;
 }
 
@@ -428,6 +430,7 @@ results_encode(struct iperf_test *test)
 		rc = -1;
 	for (sp = test->run.streams; sp != NULL && rc == 0; sp = sp->next)
 		rc |= encode_stream(test, sp, arr);
+	rc |= rr_results_encode_test(test, o);
 	if (rc != 0) {
 		cJSON_Delete(o);
 		return NULL;
@@ -470,6 +473,7 @@ decode_stream(struct iperf_test *test, const cJSON *s)
 	if (sp == NULL)
 		return iperf_fail(test, IESTREAMID, 0);
 	sp->peer = p;
+	rr_results_decode(sp, s);
 	return 0;
 }
 
@@ -522,5 +526,6 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 			return -1;
 	}
 	decode_server_output(test, doc);
+	rr_results_decode_test(test, doc);
 	return 0;
 }

@@ -23,6 +23,19 @@ void report_latency_text(struct iperf_test *test);
 void report_latency_json(const struct iperf_test *test, struct cJSON *end,
     int *err);
 
+/* --rr (report_rr.c): the text tables in place of the stock ones, and
+ * the "rr" objects of the JSON document (nothing without --rr). */
+void report_rr_text_interval(struct iperf_test *test);
+void report_rr_text_summary(struct iperf_test *test);
+void report_rr_json_interval_stream(const struct iperf_test *test,
+    const struct iperf_stream *sp, struct cJSON *o, int *err);
+void report_rr_json_interval_sum(const struct iperf_test *test,
+    struct cJSON *o, int *err);
+void report_rr_json_end_stream(const struct iperf_test *test,
+    const struct iperf_stream *sp, struct cJSON *o, int *err);
+void report_rr_json_end(const struct iperf_test *test, struct cJSON *end,
+    int *err);
+
 /* JSON builders (report_json_data.c); NULL on ENOMEM. */
 struct cJSON *report_json_interval(struct iperf_test *test);
 struct cJSON *report_json_end(struct iperf_test *test);

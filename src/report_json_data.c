@@ -158,6 +158,7 @@ interval_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	}
 	report_json_flag(o, "omitted", ir->omitted, &err);
 	report_json_flag(o, "sender", sp->sender, &err);
+	report_rr_json_interval_stream(test, sp, o, &err);
 	return finish(o, err);
 }
 
@@ -213,6 +214,7 @@ interval_sum(const struct iperf_test *test, int g)
 		report_json_num(o, "retransmits", (double)t.retransmits, &err);
 	report_json_flag(o, "omitted", ir->omitted, &err);
 	report_json_flag(o, "sender", sends, &err);
+	report_rr_json_interval_sum(test, o, &err);
 	return finish(o, err);
 }
 

@@ -5,6 +5,7 @@ CHECK_SUITES = \
 	%reldir%/check_units \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
+	%reldir%/check_rr \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
@@ -35,6 +36,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_latstat_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_latstat_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_latstat_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_rr_SOURCES = %reldir%/check_rr.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_rr_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_rr_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_rr_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
@@ -116,7 +121,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/abi.test %reldir%/api_ctypes.test %reldir%/api_install.test \
 	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
-	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test
+	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
+	%reldir%/rr.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -131,6 +137,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/udp_offload.test %reldir%/udp_offload.py \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/latency.py \
 	%reldir%/ext_json.test %reldir%/ext_json.py \
+	%reldir%/rr.test %reldir%/rr.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
