@@ -42,6 +42,19 @@ ctrl_rtt_us(const struct iperf_test *test)
 	return ti.rtt;
 }
 
+/* The response payload: the request's, repeated. */
+static void
+fill_response(struct rr_stream *rr)
+{
+	size_t off, n;
+
+	for (off = 0; off < rr->resp_len; off += n) {
+		n = rr->resp_len - off < rr->req_len ? rr->resp_len - off :
+		    rr->req_len;
+		memcpy(rr->resp + off, rr->req, n);
+	}
+}
+
 int
 rr_stream_init(struct iperf_stream *sp)
 {
@@ -50,18 +63,18 @@ rr_stream_init(struct iperf_stream *sp)
 
 	if (rr == NULL)
 		return iperf_fail(sp->test, IEINITSTREAM, ENOMEM);
-	rr->req_len = (size_t)s->blksize;
+	/* Requests go out of (and come into) the stream's payload buffer
+	 * of blksize bytes; responses carry the same payload. */
+	rr->req = (unsigned char *)sp->buffer;
+	rr->req_len = sp->blksize;
 	rr->resp_len = (size_t)s->rr_response;
-	/* Each buffer holds a whole request and a whole response: a UDP
-	 * server reads what comes into the one it answers from. */
-	rr->req = calloc(1, rr->req_len + RR_ID_LEN);
-	rr->resp = calloc(1, rr->resp_len + RR_ID_LEN);
-	if (rr->req == NULL || rr->resp == NULL) {
-		free(rr->req);
+	rr->resp = malloc(rr->resp_len);
+	if (rr->resp == NULL || rr->req == NULL || rr->req_len == 0) {
 		free(rr->resp);
 		free(rr);
 		return iperf_fail(sp->test, IEINITSTREAM, ENOMEM);
 	}
+	fill_response(rr);
 	rr->numbered = sp->datagram && rr_numbered(rr->req_len, rr->resp_len);
 	if (sp->datagram && sp->sender)
 		rr->timeout_ns = rr_timeout_first_ns(ctrl_rtt_us(sp->test));
@@ -84,7 +97,6 @@ rr_stream_release(struct iperf_stream *sp)
 	latstat_free(&rr->shared);
 	latstat_free(&rr->interval);
 	latstat_free(&rr->total);
-	free(rr->req);
 	free(rr->resp);
 	free(rr);
 	sp->rr = NULL;

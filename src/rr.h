@@ -85,7 +85,8 @@ struct rr_peer {
 
 struct rr_stream {
 	/* worker (or stream_step), set up before it starts */
-	unsigned char *req, *resp;
+	unsigned char *req;  /* sp->buffer: the stream's payload */
+	unsigned char *resp; /* owned */
 	size_t req_len, resp_len;
 	int numbered;       /* UDP: messages carry their number */
 	uint64_t next_id;
