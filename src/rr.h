@@ -8,7 +8,8 @@
  * bytes and records the round trip (CLOCK_MONOTONIC, ns) in the stream's
  * histogram; the server reads a whole request and answers it.  -P N runs
  * N such streams in parallel, each with its own worker.  Always
- * client-initiated (-R and --bidir are refused by the option checks).
+ * client-initiated: the option checks refuse -R and --bidir, and our
+ * server a parameter document asking for them with rr (IERECVPARAMS).
  * TCP data connections get TCP_NODELAY on both ends (proto.c); UDP never
  * uses GSO/GRO for --rr (ext.c asks for no udp_offload).
  *
