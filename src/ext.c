@@ -61,8 +61,9 @@ ext_client_wants(const struct iperf_test *test)
 		want |= EXT_STATS;
 	if (datagram && (!s->reverse || s->bidirectional))
 		want |= EXT_STATS;
+	/* --rr: transactions, not a flow: no offload, no flow figures. */
 	if (s->rr)
-		want |= EXT_RR;
+		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
 	if (test->opt.latency)
 		want |= EXT_LATENCY;
 	return want;

@@ -41,7 +41,8 @@
  *    (a value no stock iperf3 sends).  A CREATE_STREAMS without it means
  *    a stock server: our client stops there, before any data connection,
  *    with IENOTCOMPAT.  The object also carries "rr_response" (bytes of
- *    a response) with rr.
+ *    a response) with rr; an rr test asks for neither udp_offload nor
+ *    stats (rr.h).
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H

@@ -24,6 +24,7 @@
 #include "ratewin.h"
 #include "timer.h"
 #include "probe.h"
+#include "rr.h"
 
 struct cJSON;
 struct evloop;
@@ -276,6 +277,8 @@ struct iperf_run {
 	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
 	struct latsum peer_rtt_sum;
 	timer_id probe_idle_timer; /* client: end of the idle probe phase */
+	struct rr_peer rr_peer; /* server: --rr figures of all the client's
+				 * streams, from its results (rr.h) */
 	struct sockaddr_storage peer_addr; /* control peer */
 	socklen_t peer_addr_len;
 	timer_id stats_timer;

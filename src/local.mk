@@ -29,6 +29,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
 	%reldir%/latstat.c %reldir%/latstat.h \
 	%reldir%/probe.c %reldir%/probe.h \
+	%reldir%/rr.c %reldir%/rr_wire.c %reldir%/rr.h \
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/stream_io.c %reldir%/stream_io.h \
 	%reldir%/affinity.c %reldir%/affinity.h \
@@ -60,6 +61,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_rows.c %reldir%/report_rows.h \
 	%reldir%/report_text.c \
 	%reldir%/report_text_sum.c \
+	%reldir%/report_rr.c \
 	%reldir%/report_json.c \
 	%reldir%/report_json_data.c \
 	%reldir%/report_json_end.c \

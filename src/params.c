@@ -14,6 +14,7 @@
 #include "latstat.h"
 #include "params.h"
 #include "proto.h"
+#include "rr.h"
 #include "stats.h"
 #include "stats_dist.h"
 #include "stream.h"
@@ -346,6 +347,10 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	    decode_udp_offload(test, doc) == -1 ||
 	    decode_flags_strings(test, doc) == -1)
 		return -1;
+	/* --rr runs client-initiated transactions only (rr.h) */
+	if (test->settings.rr && (test->settings.reverse ||
+	    test->settings.bidirectional))
+		return iperf_fail(test, IERECVPARAMS, 0);
 	return 0;
 }
 
@@ -431,6 +436,7 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 	rc |= add_num(o, "start_time", 0);
 	rc |= add_num(o, "end_time", stats_local_seconds(sp));
 	rc |= encode_stream_stats(test, sp, o);
+	rc |= rr_results_encode(test, sp, o);
 	return rc;
 }
 
@@ -477,6 +483,7 @@ results_encode(struct iperf_test *test)
 		rc |= encode_stream(test, sp, arr);
 	if (rc == 0 && stats_for_peer(test) && stats_dist_rtt_sum(test, &rtt))
 		rc |= add_latsum(o, "sum_rtt_us", &rtt);
+	rc |= rr_results_encode_test(test, o);
 	if (rc != 0) {
 		cJSON_Delete(o);
 		return NULL;
@@ -564,6 +571,7 @@ decode_stream(struct iperf_test *test, const cJSON *s)
 	if (sp == NULL)
 		return iperf_fail(test, IESTREAMID, 0);
 	sp->peer = p;
+	rr_results_decode(sp, s);
 	return 0;
 }
 
@@ -618,5 +626,6 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 			return -1;
 	}
 	decode_server_output(test, doc);
+	rr_results_decode_test(test, doc);
 	return 0;
 }

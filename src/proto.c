@@ -103,7 +103,8 @@ proto_def_sockopts(struct iperf_test *test, int fd, int family)
 	const struct iperf_settings *s = &test->settings;
 	int one = 1;
 
-	if (s->no_delay && test->proto->id == SOCK_STREAM &&
+	/* --rr: every message goes at once (rr.h). */
+	if ((s->no_delay || s->rr) && test->proto->id == SOCK_STREAM &&
 	    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one)) == -1)
 		return iperf_fail(test, IESETNODELAY, errno);
 	if (s->mss > 0 && test->proto->id == SOCK_STREAM &&

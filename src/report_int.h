@@ -39,6 +39,18 @@ void report_stats_end_sum_sent(const struct iperf_test *test, int g,
 void report_stats_end_loss_sum(const struct iperf_test *test, int g,
     struct cJSON *o, int *err);
 void report_stats_text(struct iperf_test *test);
+/* --rr (report_rr.c): the text tables in place of the stock ones, and
+ * the "rr" objects of the JSON document (nothing without --rr). */
+void report_rr_text_interval(struct iperf_test *test);
+void report_rr_text_summary(struct iperf_test *test);
+void report_rr_json_interval_stream(const struct iperf_test *test,
+    const struct iperf_stream *sp, struct cJSON *o, int *err);
+void report_rr_json_interval_sum(const struct iperf_test *test,
+    struct cJSON *o, int *err);
+void report_rr_json_end_stream(const struct iperf_test *test,
+    const struct iperf_stream *sp, struct cJSON *o, int *err);
+void report_rr_json_end(const struct iperf_test *test, struct cJSON *end,
+    int *err);
 
 /* JSON builders (report_json_data.c); NULL on ENOMEM. */
 struct cJSON *report_json_interval(struct iperf_test *test);

@@ -159,6 +159,7 @@ interval_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	report_json_flag(o, "omitted", ir->omitted, &err);
 	report_json_flag(o, "sender", sp->sender, &err);
 	report_stats_interval_stream(sp, ir, o, &err);
+	report_rr_json_interval_stream(test, sp, o, &err);
 	return finish(o, err);
 }
 
@@ -215,6 +216,7 @@ interval_sum(const struct iperf_test *test, int g)
 	report_json_flag(o, "omitted", ir->omitted, &err);
 	report_json_flag(o, "sender", sends, &err);
 	report_stats_interval_sum(test, g, sends, o, &err);
+	report_rr_json_interval_sum(test, o, &err);
 	return finish(o, err);
 }
 

@@ -140,6 +140,7 @@ end_streams(const struct iperf_test *test, cJSON *end, int *err)
 		cJSON *s = report_is_datagram(test) ? udp_stream(test, sp, err) :
 		    tcp_stream(test, sp, first_time, err);
 
+		report_rr_json_end_stream(test, sp, s, err);
 		if (s == NULL || arr == NULL || !cJSON_AddItemToArray(arr, s)) {
 			cJSON_Delete(s);
 			*err = 1;
@@ -274,6 +275,7 @@ report_json_end(struct iperf_test *test)
 	}
 	cpu_and_congestion(test, end, &err);
 	report_latency_json(test, end, &err);
+	report_rr_json_end(test, end, &err);
 	if (err) {
 		cJSON_Delete(end);
 		return NULL;

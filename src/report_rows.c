@@ -230,3 +230,77 @@ report_fmt_connected(char *buf, size_t len, const struct report_conn *c)
 	return snprintf(buf, len, "[%3d] local %s port %d connected to %s "
 	    "port %d\n", c->id, c->lhost, c->lport, c->rhost, c->rport);
 }
+
+/* ---- --rr tables ---------------------------------------------------------- */
+
+#define RR_COL_RATE "%9.0f"   /* Trans/s */
+#define RR_COL_TRANS "%11" PRIu64
+#define RR_COL_LAT "%10s"
+#define RR_COL_LOST "%8" PRIu64
+
+static const char *const rr_lat_names[5] = { "p50", "p90", "p99", "p99.9",
+	"max" };
+
+static int
+rr_lat_cols(enum report_rr_kind kind)
+{
+	return kind == RR_ROW_SUMMARY ? 5 : 3;
+}
+
+int
+report_fmt_latency(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000000ULL)
+		return snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	if (ns < 1000000000ULL)
+		return snprintf(buf, len, "%.2f ms", (double)ns / 1e6);
+	return snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+}
+
+int
+report_fmt_rr_header(char *buf, size_t len, enum report_rr_kind kind,
+    int has_lat, int datagram)
+{
+	size_t off = 0;
+	int i;
+
+	if (len > 0)
+		buf[0] = '\0';
+	append(buf, len, &off, "[ ID] Interval           Transfer     "
+	    "Bitrate       ");
+	if (kind == RR_ROW_SUMMARY)
+		append(buf, len, &off, "%11s", "Trans");
+	append(buf, len, &off, "%9s", "Trans/s");
+	for (i = 0; has_lat && i < rr_lat_cols(kind); i++)
+		append(buf, len, &off, RR_COL_LAT, rr_lat_names[i]);
+	if (datagram)
+		append(buf, len, &off, "%8s", "Lost");
+	append(buf, len, &off, "\n");
+	return done(off);
+}
+
+int
+report_fmt_rr_row(char *buf, size_t len, enum report_rr_kind kind,
+    const struct report_row *r, const struct report_rr *x)
+{
+	char lat[32];
+	size_t off = 0;
+	int i;
+
+	if (len > 0)
+		buf[0] = '\0';
+	append_common(buf, len, &off, r);
+	if (kind == RR_ROW_SUMMARY)
+		append(buf, len, &off, RR_COL_TRANS, x->trans);
+	append(buf, len, &off, RR_COL_RATE, x->rate);
+	for (i = 0; x->has_lat && i < rr_lat_cols(kind); i++) {
+		(void)report_fmt_latency(lat, sizeof(lat), x->lat_ns[i]);
+		append(buf, len, &off, RR_COL_LAT, lat);
+	}
+	if (x->datagram)
+		append(buf, len, &off, RR_COL_LOST, x->lost);
+	if (r->tail != NULL && r->tail[0] != '\0')
+		append(buf, len, &off, "  %s", r->tail);
+	append(buf, len, &off, "\n");
+	return done(off);
+}

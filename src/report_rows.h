@@ -94,6 +94,36 @@ struct report_conn {
 /* "[  5] local A port P connected to B port Q" */
 int report_fmt_connected(char *buf, size_t len, const struct report_conn *c);
 
+/*
+ * --rr (rr.h) tables: the Interval/Transfer/Bitrate columns of a stock row,
+ * then, on interval rows, transactions per second and the p50/p90/p99 of
+ * the interval's round trips; on summary rows the transactions, their
+ * rate and p50/p90/p99/p99.9/max of the whole test.  UDP adds the lost
+ * transactions.  Latencies without figures (a server's intervals) leave
+ * their columns out.
+ */
+struct report_rr {
+	uint64_t trans;  /* transactions (summary rows) */
+	double rate;     /* transactions per second */
+	int has_lat;     /* round trips known */
+	uint64_t lat_ns[5]; /* interval: p50 p90 p99; summary: p50 p90 p99
+			       p99.9 max */
+	int datagram;    /* the Lost column */
+	uint64_t lost;
+};
+
+enum report_rr_kind {
+	RR_ROW_INTERVAL,
+	RR_ROW_SUMMARY,
+};
+
+int report_fmt_rr_header(char *buf, size_t len, enum report_rr_kind kind,
+    int has_lat, int datagram);
+int report_fmt_rr_row(char *buf, size_t len, enum report_rr_kind kind,
+    const struct report_row *r, const struct report_rr *x);
+/* A latency for the tables: "25.1 us", "1.25 ms", "2.50 s". */
+int report_fmt_latency(char *buf, size_t len, uint64_t ns);
+
 /* Percentages shared by rows and JSON: 100 * lost / total, 0 if no total. */
 double report_loss_percent(int64_t lost, int64_t total);
 /* Integer percentage of a file moved (truncated; 100 for an empty file). */

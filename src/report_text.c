@@ -266,6 +266,12 @@ text_interval(struct iperf_test *test)
 
 	if (test->run.streams == NULL)
 		return;
+	if (test->settings.rr) {
+		report_rr_text_interval(test);
+		if (test->opt.forceflush)
+			report_flush(test);
+		return;
+	}
 	if (!test->run.header_printed) {
 		(void)report_fmt_header(line, sizeof(line),
 		    interval_header(test), report_is_bidir(test));

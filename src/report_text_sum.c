@@ -249,6 +249,13 @@ report_text_summary(struct iperf_test *test)
 
 	if (test->run.streams == NULL)
 		return;
+	if (test->settings.rr) {
+		report_rr_text_summary(test);
+		group_trailer(test, 0);
+		server_output_block(test);
+		report_flush(test);
+		return;
+	}
 	summary_header(test);
 	for (g = 0; g < report_group_count(test); g++) {
 		for (sp = test->run.streams; sp != NULL; sp = sp->next)

@@ -6,6 +6,7 @@
 
 #include "iperf.h"
 #include "proto.h"
+#include "rr.h"
 #include "stats.h"
 #include "stats_dist.h"
 #include "stream.h"
@@ -123,6 +124,11 @@ make_interval(struct iperf_test *test, struct iperf_stream *sp,
 	ir->ooo = now_live->ooo - b->ooo;
 	ir->jitter = now_live->jitter;
 	ir->rxq_drops = now_live->rxq_drops - b->rxq_drops;
+	ir->rr_trans = now_live->rr_trans - b->rr_trans;
+	ir->rr_lost = now_live->rr_lost - b->rr_lost;
+	ir->rr_stale = now_live->rr_stale - b->rr_stale;
+	if (sp->rr != NULL)
+		latstat_summary(&sp->rr->interval, &ir->rr_lat);
 	sample_tcpinfo(test, sp, ir);
 	return ir;
 }
@@ -165,7 +171,10 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
 
-		stream_snapshot(sp, &l);
+		if (sp->rr != NULL)
+			rr_take(sp, &l);
+		else
+			stream_snapshot(sp, &l);
 		if (keep) {
 			struct interval_result *ir =
 			    make_interval(test, sp, &l, now_us);
@@ -173,6 +182,8 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 				append_interval(sp, ir);
 			sp->last_sample_us = now_us;
 		}
+		if (sp->rr != NULL)
+			rr_interval_done(sp, test->run.omitting);
 		if (final)
 			sp->final = l;
 		sp->base_interval = l;
@@ -191,6 +202,8 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 		pthread_mutex_lock(&sp->lock);
 		if (test->proto->omit_reset != NULL)
 			test->proto->omit_reset(sp);
+		if (sp->rr != NULL)
+			rr_omit_reset_locked(sp);
 		sp->base_omit = sp->live;
 		pthread_mutex_unlock(&sp->lock);
 		sp->base_interval = sp->base_omit;

@@ -20,6 +20,7 @@
 #include "iperf_time.h"
 #include "pacer.h"
 #include "proto.h"
+#include "rr.h"
 #include "stats_dist.h"
 #include "stream.h"
 #include "test.h"
@@ -99,6 +100,7 @@ stream_free(struct iperf_stream *sp)
 		return;
 	if (sp->test->proto != NULL && sp->test->proto->stream_release != NULL)
 		sp->test->proto->stream_release(sp);
+	rr_stream_release(sp);
 	if (sp->socket >= 0 && !sp->closed)
 		close(sp->socket);
 	for (ir = sp->intervals; ir != NULL; ir = next) {
@@ -140,6 +142,8 @@ stream_setup(struct iperf_stream *sp)
 		return -1;
 	}
 	note_flush(sp->test);
+	if (sp->test->settings.rr)
+		return rr_stream_init(sp);
 	return 0;
 }
 
@@ -223,8 +227,8 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
 	}
 }
 
-static void
-worker_fail(struct iperf_stream *sp, int code, int err)
+void
+stream_worker_fail(struct iperf_stream *sp, int code, int err)
 {
 	pthread_mutex_lock(&sp->lock);
 	if (sp->live.error == 0) {
@@ -270,7 +274,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	ready = stream_io_next(sp);
 	if (ready <= 0) {
 		if (ready == -1)
-			worker_fail(sp, IEFILE, errno);
+			stream_worker_fail(sp, IEFILE, errno);
 		return 0; /* -F: the whole file went out */
 	}
 	if (pacer_wait(pacer, sp, sp->xmit_len, &now) == -1)
@@ -295,7 +299,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 		if (transient(errno, 1))
 			return 1;
 		if (!atomic_load(&sp->stop))
-			worker_fail(sp, IESTREAMWRITE, errno);
+			stream_worker_fail(sp, IESTREAMWRITE, errno);
 		return 0;
 	}
 	if (n == 0)
@@ -335,13 +339,13 @@ recv_step(struct iperf_stream *sp, int sink)
 		if (transient(errno, 0))
 			return 1;
 		if (!atomic_load(&sp->stop))
-			worker_fail(sp, IESTREAMREAD, errno);
+			stream_worker_fail(sp, IESTREAMREAD, errno);
 		return 0;
 	}
 	if (n == 0)
 		return 0; /* end of stream is not an error */
 	if (stream_io_store(sp, (size_t)n) == -1) {
-		worker_fail(sp, IEFILE, errno);
+		stream_worker_fail(sp, IEFILE, errno);
 		return 0;
 	}
 	return 1;
@@ -365,7 +369,9 @@ worker_main(void *arg)
 	/* Pacing sleeps are short; ask for precise wake-ups. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 #endif
-	if (sp->sender)
+	if (sp->rr != NULL)
+		rr_worker(sp);
+	else if (sp->sender)
 		worker_send_loop(sp);
 	else
 		worker_recv_loop(sp);
@@ -452,7 +458,9 @@ stream_stop_workers(struct iperf_test *test, int shut)
 		/* Wake a worker blocked in send/recv.  Without `shut` the peer
 		 * is not disturbed beyond an end of stream: a receiver stops
 		 * reading (SHUT_RD), a sender sends its FIN (SHUT_WR). */
-		if (shut)
+		/* --rr: a client waiting for an answer that will not come,
+		 * a server waiting for a request. */
+		if (shut || sp->rr != NULL)
 			(void)shutdown(sp->socket, SHUT_RDWR);
 		else if (sp->sender)
 			(void)shutdown(sp->socket, SHUT_WR);
@@ -481,6 +489,8 @@ stream_step(struct iperf_stream *sp)
 	ssize_t n;
 	int ready;
 
+	if (sp->rr != NULL)
+		return rr_step(sp);
 	if (sp->sender) {
 		ready = stream_io_next(sp);
 		if (ready <= 0)

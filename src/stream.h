@@ -34,6 +34,7 @@
 #include "tcp_info.h"
 
 struct iperf_test;
+struct rr_stream;
 
 /* Counters written by the worker (under lock). */
 struct stream_live {
@@ -47,6 +48,8 @@ struct stream_live {
 	uint64_t rxq_drops; /* receiver: datagrams the kernel dropped on the
 			     * socket (SO_RXQ_OVFL, cumulative) */
 	uint64_t last_rx_us; /* monotonic time of the last data received */
+	/* --rr (rr.h): transactions completed, lost (UDP), stale answers */
+	uint64_t rr_trans, rr_lost, rr_stale;
 	int error;       /* iperf error code if the worker failed, else 0 */
 	int sys_errno;
 	int finished;    /* worker left its loop */
@@ -73,6 +76,9 @@ struct interval_result {
 	struct latsum rtt_dist;
 	int has_delay;      /* UDP receiver: one-way delay variation */
 	struct latsum delay_dist;
+	/* --rr: this interval's transactions, losses and round trips (ns) */
+	uint64_t rr_trans, rr_lost, rr_stale;
+	struct latsum rr_lat;
 	struct interval_result *next;
 };
 
@@ -107,6 +113,7 @@ struct iperf_stream {
 	size_t xmit_blocks; /* datagrams the next send may carry, at most
 			     * xmit_len / blksize (less near a -n/-k count) */
 	struct stream_io io;
+	struct rr_stream *rr; /* --rr (rr.h), else NULL */
 	struct sockaddr_storage local_addr, remote_addr;
 	socklen_t local_len, remote_len;
 
@@ -202,6 +209,9 @@ ssize_t stream_step(struct iperf_stream *sp);
 
 /* Copy the live counters out under the lock. */
 void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
+
+/* Worker: record its failure (the first one) in sp->live. */
+void stream_worker_fail(struct iperf_stream *sp, int code, int err);
 
 /* Worker-side counter updates (take the lock). */
 void stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks);

@@ -195,6 +195,15 @@ START_TEST(asks_for_stats_rr_latency_where_needed)
 	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"rr\",\"latency\"],"
 	    "\"rr_response\":300}"));
 	free(s);
+	/* UDP --rr: transactions, neither offload nor flow figures */
+	t->opt.no_udp_offload = 0;
+	t->opt.latency = 0;
+	t->proto = proto_find(SOCK_DGRAM);
+	t->settings.protocol_id = SOCK_DGRAM;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"rr\"],"
+	    "\"rr_response\":300}"));
+	free(s);
 }
 END_TEST
 
@@ -352,6 +361,11 @@ static const struct range_case range_cases[] = {
 	    "\"rr_response\":65508}}", IERECVPARAMS },
 	{ "{\"udp\":true,\"len\":0,\"iperf3_compat\":{\"want\":[\"rr\"],"
 	    "\"rr_response\":1}}", IEUDPBLOCKSIZE },
+	/* ... and runs from the client only */
+	{ "{\"reverse\":true,\"iperf3_compat\":{\"want\":[\"rr\"],"
+	    "\"rr_response\":1}}", IERECVPARAMS },
+	{ "{\"bidirectional\":true,\"iperf3_compat\":{\"want\":[\"rr\"],"
+	    "\"rr_response\":1}}", IERECVPARAMS },
 };
 
 START_TEST(rr_settings_are_decoded)

@@ -243,14 +243,21 @@ def compare(name, docs, extract, ver):
 
 def case_equal(ours, ref):
     ver, path = ref
-    for args in BUF_CASES:
-        compare(f"bufs client role, ours vs {ver} ({' '.join(args)})",
-                client_role(ours, path, ["-t", "1"] + args), start_fields,
-                ver)
-    for args in SERVER_BUF_CASES:
-        compare(f"bufs server role, ours vs {ver} ({' '.join(args)})",
-                server_role(ours, path, ["-t", "1"] + args), start_fields,
-                ver)
+    # The control connection's MSS is the peer's largest window / 2 once
+    # the peer's first window update is in: 32768 on loopback, 32741 when
+    # a loaded machine has not yet processed it when the client reads it
+    # (3.21 the same). A difference runs once more before it counts.
+    for role, cases, make in (("client", BUF_CASES, client_role),
+                              ("server", SERVER_BUF_CASES, server_role)):
+        for args in cases:
+            name = f"bufs {role} role, ours vs {ver} ({' '.join(args)})"
+            docs = make(ours, path, ["-t", "1"] + args)
+            if None not in docs and \
+                    start_fields(docs[0]) != start_fields(docs[1]):
+                print(f"  {name}: ours {start_fields(docs[0])}, {ver} "
+                      f"{start_fields(docs[1])}; once more")
+                docs = make(ours, path, ["-t", "1"] + args)
+            compare(name, docs, start_fields, ver)
     # A quiet (paced) run: no reordering event, where the old metric said 3+.
     # A loaded machine can reorder a segment on either side: a difference
     # runs once more before it counts.

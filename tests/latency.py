@@ -33,8 +33,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, skip, stock_peers,  # noqa: E402
-                     run_cases, stop, topo_or_skip, wait_listening)
+from testlib import (check_distribution, free_port, refusal_problems,  # noqa: E402
+                     report, run_cases, skip, stock_peers, stop, topo_or_skip,
+                     wait_listening)
+from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -58,29 +60,8 @@ def server(args=()):
     return srv, port
 
 
-def run(argv, timeout=30):
-    t0 = time.time()
-    try:
-        p = subprocess.run(argv, capture_output=True, text=True,
-                           timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return None, "", f"timed out after {timeout} s", timeout
-    return p.returncode, p.stdout, p.stderr, time.time() - t0
-
-
 def check_dist(probs, what, d):
-    if not isinstance(d, dict):
-        probs.append(f"{what} missing")
-        return
-    vals = [d.get(k) for k in PCT]
-    if any(not isinstance(v, (int, float)) for v in vals) or \
-            not isinstance(d.get("mean"), (int, float)):
-        probs.append(f"{what} lacks keys: {d}")
-        return
-    if vals != sorted(vals) or vals[0] <= 0:
-        probs.append(f"{what} out of order: {d}")
-    if not d["min"] <= d["mean"] <= d["max"]:
-        probs.append(f"{what} mean outside [min, max]: {d}")
+    check_distribution(probs, what, d, PCT)
 
 
 def check_doc(probs, doc, secs, omit=0):
@@ -204,14 +185,7 @@ def case_stock():
                 continue
             rc, out, err, secs = run([OURS, "-c", "127.0.0.1", "-p",
                                       str(port), "-t", "2", "--latency"])
-            if rc != 1:
-                probs.append(f"exit {rc} (want 1)")
-            if "does not do --rr or --latency" not in out + err:
-                probs.append(f"message: {(out + err)[-200:]!r}")
-            if "connected to" in out:
-                probs.append("a data stream was connected")
-            if secs > 5:
-                probs.append(f"took {secs:.1f} s")
+            probs += refusal_problems(rc, out, err, secs)
             # A stock server closes its listening socket after a test ends
             # and opens a new one; a client connecting in that window is
             # reset. So the plain test gets three tries, 0.5 s apart.

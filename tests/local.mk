@@ -6,6 +6,7 @@ CHECK_SUITES = \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
 	%reldir%/check_delayvar \
+	%reldir%/check_rr \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
@@ -40,6 +41,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_delayvar_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_delayvar_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_delayvar_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_rr_SOURCES = %reldir%/check_rr.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_rr_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_rr_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_rr_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_udp_SOURCES = %reldir%/check_udp.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_udp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_udp_LDADD = $(SUITE_LDADD)
@@ -123,6 +128,7 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
 	%reldir%/stats.test
+	%reldir%/rr.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -138,6 +144,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/latency.py \
 	%reldir%/ext_json.test %reldir%/ext_json.py \
 	%reldir%/stats.test %reldir%/stats.py \
+	%reldir%/rr.test %reldir%/rr.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \

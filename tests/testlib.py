@@ -90,6 +90,40 @@ OUR_KEY = re.compile(r"(^|\.)(start\.implementation|rtt_us|delay_var_us|"
                      r"lost_in_receiver)(\.|$)")
 
 
+def check_distribution(probs, what, d, keys):
+    """A latency object (min, percentiles..., max in `keys` order, and
+    mean): every key a number, in order, above 0, the mean within
+    [min, max]; problems appended to probs."""
+    if not isinstance(d, dict):
+        probs.append(f"{what} missing")
+        return
+    vals = [d.get(k) for k in keys]
+    if any(not isinstance(v, (int, float)) for v in vals) or \
+            not isinstance(d.get("mean"), (int, float)):
+        probs.append(f"{what} lacks keys: {d}")
+        return
+    if vals != sorted(vals) or vals[0] <= 0:
+        probs.append(f"{what} out of order: {d}")
+    if not d["min"] <= d["mean"] <= d["max"]:
+        probs.append(f"{what} mean outside [min, max]: {d}")
+
+
+def refusal_problems(rc, out, err, secs):
+    """What is wrong with our client's refusal of a stock server for
+    --rr/--latency (exit 1, the message, no data stream, within 5 s)."""
+    probs = []
+    if rc != 1:
+        probs.append(f"exit {rc} (want 1)")
+    if "does not do --rr or --latency" not in out + err:
+        probs.append(f"message: {(out + err)[-200:]!r}")
+    if "connected to" in out:
+        probs.append("a data stream was connected")
+    if secs > 5:
+        probs.append(f"took {secs:.1f} s")
+    return probs
+
+
+
 # ---- ports ------------------------------------------------------------------
 
 _given_ports = set()
@@ -309,6 +343,18 @@ def wait_exit(p, limit):
     except subprocess.TimeoutExpired:
         return None, None
     return rc, time.time() - t0
+
+
+def timed_run(argv, timeout=30):
+    """Run argv to its end (at most `timeout` s): (exit status, stdout,
+    stderr, seconds it took); exit status None if it timed out."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "", f"timed out after {timeout} s", timeout
+    return p.returncode, p.stdout, p.stderr, time.time() - t0
 
 
 def argv_port(argv, default=5201):
