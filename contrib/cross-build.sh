@@ -12,7 +12,7 @@
 # *-linux-musl triplet, Debian's musl-tools and its musl-gcc) and the
 # target's cJSON, then builds with the usual embedded recipe:
 # --host=<triplet> --enable-shared=no --disable-profiling --without-openssl,
-# plus --enable-small (-Os, --gc-sections; a later --disable-small undoes
+# plus --enable-small (-Os, --gc-sections, -flto=auto; a later --disable-small undoes
 # it).  The build tree is _cross/<triplet>/build.
 #
 # --static   link the program fully static (--enable-static-bin); the tree
