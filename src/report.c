@@ -10,6 +10,7 @@
 
 #include "iperf.h"
 #include "report.h"
+#include "report_out.h"
 #include "banned.h"
 
 #define REPORT_LINE_MAX 4096
@@ -17,7 +18,10 @@
 void
 report_select(struct iperf_test *test)
 {
-	test->reporter = test->opt.json_output ? &report_json : &report_text;
+	/* --csv's reporter comes with report_csv.c */
+	test->report_main = test->opt.json_output ? &report_json : &report_text;
+	test->reporter = report_out_wanted(test) ? &report_tee :
+	    test->report_main;
 }
 
 void
