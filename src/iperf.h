@@ -374,6 +374,7 @@ struct iperf_test {
 	int idle_restarted; /* server: the last run ended idle (returned 2) */
 	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
 	int out_failed; /* a --plot or --metrics file could not be written */
+	int csv_header_done; /* --csv: the header row is out (once a process) */
 	pthread_mutex_t limit_lock; /* run.limit_*: shared by sender workers */
 	pthread_mutex_t note_lock;  /* run.notes: transports, any thread */
 	char errbuf[512]; /* iperf_get_test_error_string() */

@@ -18,8 +18,10 @@
 void
 report_select(struct iperf_test *test)
 {
-	/* --csv's reporter comes with report_csv.c */
-	test->report_main = test->opt.json_output ? &report_json : &report_text;
+	if (test->opt.json_output)
+		test->report_main = &report_json;
+	else
+		test->report_main = test->opt.csv ? &report_csv : &report_text;
 	test->reporter = report_out_wanted(test) ? &report_tee :
 	    test->report_main;
 }
@@ -100,6 +102,16 @@ report_write_tagged(struct iperf_test *test, const char *text, size_t len,
 		len -= part;
 		tslen = 0;
 	}
+}
+
+void
+report_write_plain(struct iperf_test *test, const char *text, size_t len)
+{
+	pthread_mutex_lock(test->out_lock);
+	capture_server_output(test, text, len);
+	if (test->outfile != NULL)
+		(void)fwrite(text, 1, len, test->outfile);
+	pthread_mutex_unlock(test->out_lock);
 }
 
 int
