@@ -69,7 +69,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_latency.c \
 	%reldir%/report_stats.c \
 	%reldir%/report_out.c %reldir%/report_out.h \
-	%reldir%/report_csv.c %reldir%/csv.c %reldir%/csv.h
+	%reldir%/report_csv.c %reldir%/csv.c %reldir%/csv.h \
+	%reldir%/report_metrics.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

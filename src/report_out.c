@@ -21,6 +21,7 @@
 
 /* Every sink this build has, in the order they are fed. */
 static const struct out_sink *const sinks[] = {
+	&report_metrics,
 	NULL,
 };
 

@@ -34,6 +34,9 @@ struct out_sink {
 	void (*release)(void *st);
 };
 
+/* The sinks (report_metrics.c: --metrics). */
+extern const struct out_sink report_metrics;
+
 /* The reporter that feeds the sinks after test->report_main. */
 extern const struct report_ops report_tee;
 
