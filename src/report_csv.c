@@ -113,7 +113,7 @@ figure(struct csv_row *row, const cJSON *rec, const char *key)
 {
 	const cJSON *v = key != NULL ? lookup(rec, key) : NULL;
 
-	if (cJSON_IsNumber(v))
+	if (v != NULL && cJSON_IsNumber(v))
 		csv_row_num(row, v->valuedouble);
 	else if (cJSON_IsBool(v))
 		csv_row_text(row, cJSON_IsTrue(v) ? "1" : "0");

@@ -135,7 +135,7 @@ num(const cJSON *rec, const char *key, int *have)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(rec, key);
 
-	*have = cJSON_IsNumber(v);
+	*have = v != NULL && cJSON_IsNumber(v);
 	return *have ? v->valuedouble : 0;
 }
 
