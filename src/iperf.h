@@ -191,6 +191,9 @@ struct iperf_local {
 	int gsro;             /* --gsro requested */
 	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
 	int latency;          /* --latency: a probe connection (ext.h) */
+	int csv;              /* --csv: CSV rows in place of the text report */
+	char *plot_file;      /* --plot FILE: an SVG of the run */
+	char *metrics_file;   /* --metrics FILE: OpenMetrics text at the end */
 	int mptcp;            /* -m given to this process (server listener) */
 	int sctp_nstreams;    /* --nstreams */
 	char **xbind;         /* -X/--xbind names, in order */
@@ -311,6 +314,7 @@ struct iperf_run {
 	uint64_t limit_reserved;  /* datagrams promised to batches in flight */
 	struct iperf_err_state err;
 	int stale_errno_sent;
+	struct report_out *out; /* --plot, --metrics sinks (report_out.h) */
 	struct cJSON *json_top;
 	struct cJSON *json_start;
 	struct cJSON *json_connected;
@@ -351,6 +355,9 @@ struct iperf_test {
 	int peer_has_retransmits;   /* from the peer's results */
 	const struct iperf_proto_ops *proto;
 	const struct report_ops *reporter;
+	/* the text, JSON or CSV reporter; `reporter` is report_tee in front
+	 * of it when side outputs are asked for (report_out.h) */
+	const struct report_ops *report_main;
 
 	struct iperf_run run; /* this run's state (above) */
 
@@ -366,6 +373,8 @@ struct iperf_test {
 	int mapped_v4;
 	int idle_restarted; /* server: the last run ended idle (returned 2) */
 	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
+	int out_failed; /* a --plot or --metrics file could not be written */
+	int csv_header_done; /* --csv: the header row is out (once a process) */
 	pthread_mutex_t limit_lock; /* run.limit_*: shared by sender workers */
 	pthread_mutex_t note_lock;  /* run.notes: transports, any thread */
 	char errbuf[512]; /* iperf_get_test_error_string() */

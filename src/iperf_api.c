@@ -261,7 +261,10 @@ iperf_close_logfile(struct iperf_test *test)
 int
 iperf_run_client(struct iperf_test *test)
 {
-	if (client_run(test) == -1)
+	test->out_failed = 0;
+	/* a --plot or --metrics file that could not be written fails the
+	 * run, after its report (report_out.c) */
+	if (client_run(test) == -1 || test->out_failed)
 		return test_api_fail(test);
 	return 0;
 }

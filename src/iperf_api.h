@@ -560,7 +560,11 @@ enum {
 	/* extension: --rr combined with an option it cannot honour */
 	IERRCONFLICT = 403,
 	/* extension: --rr-response out of range */
-	IERRRESPONSE = 404
+	IERRRESPONSE = 404,
+	/* extension: --csv with -J or --json-stream */
+	IEOUTCONFLICT = 405,
+	/* extension: a --plot or --metrics file could not be written */
+	IEOUTFILE = 406
 };
 
 #ifdef __cplusplus

@@ -155,6 +155,8 @@ static const struct error_text error_texts[] = {
 	{ IEMAXTESTS, SFX_NONE, "the number of concurrent tests must be between 1 and 64" },
 	{ IERRCONFLICT, SFX_NONE, "--rr cannot be used with -R, --bidir, -b, -n, -k, -F, -Z, --gsro, --sctp or --latency, and --rr-response needs --rr" },
 	{ IERRRESPONSE, SFX_NONE, "the --rr-response size must be between 1 byte and 1 MByte (UDP: 65507 bytes)" },
+	{ IEOUTCONFLICT, SFX_NONE, "--csv cannot be used with -J or --json-stream" },
+	{ IEOUTFILE, SFX_ALWAYS, "unable to write a --plot or --metrics file" },
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 

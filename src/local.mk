@@ -54,6 +54,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/ratewin.c %reldir%/ratewin.h \
 	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \
 	%reldir%/options_apply.c %reldir%/options_apply_misc.c \
+	%reldir%/options_apply_out.c \
 	%reldir%/options_check.c %reldir%/options_help.c \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/report_int.h \
@@ -66,7 +67,10 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_json_data.c \
 	%reldir%/report_json_end.c \
 	%reldir%/report_latency.c \
-	%reldir%/report_stats.c
+	%reldir%/report_stats.c \
+	%reldir%/report_out.c %reldir%/report_out.h \
+	%reldir%/report_csv.c %reldir%/csv.c %reldir%/csv.h \
+	%reldir%/report_metrics.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

@@ -158,6 +158,10 @@ const struct opt_row options_table[] = {
 	    1, opt_apply_rr_response },
 	{ "latency", L(OPT_ID_LATENCY), NO, 1, OPT_ID_LATENCY, C, 1,
 	    opt_apply_latency },
+	{ "csv", L(OPT_ID_CSV), NO, 1, OPT_ID_CSV, B, 1, opt_apply_csv },
+	{ "plot", L(OPT_ID_PLOT), REQ, 1, OPT_ID_PLOT, B, 1, opt_apply_plot },
+	{ "metrics", L(OPT_ID_METRICS), REQ, 1, OPT_ID_METRICS, B, 1,
+	    opt_apply_metrics },
 	{ "max-tests", L(OPT_ID_MAX_TESTS), REQ, 1, OPT_ID_MAX_TESTS, S, 1,
 	    opt_apply_max_tests },
 	{ "max-tests-per-ip", L(OPT_ID_MAX_TESTS_PER_IP), REQ, 1,
@@ -390,6 +394,9 @@ options_free(struct iperf_test *test)
 	free(o->xbind);
 	o->xbind = NULL;
 	o->xbind_count = 0;
+	free(o->plot_file);
+	free(o->metrics_file);
+	o->plot_file = o->metrics_file = NULL;
 	free(o->auth_username);
 	free(o->auth_public_key_path);
 	free(o->auth_private_key_path);

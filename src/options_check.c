@@ -318,6 +318,8 @@ options_check(struct iperf_test *test)
 		return iperf_fail(test, IENOROLE, 0);
 	if (check_unimplemented(test) == -1)
 		return -1;
+	if (test->opt.csv && test->opt.json_output)
+		return iperf_fail(test, IEOUTCONFLICT, 0);
 	json_warnings(test);
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "iperf.h"
 #include "report.h"
+#include "report_out.h"
 #include "banned.h"
 
 #define REPORT_LINE_MAX 4096
@@ -17,7 +18,12 @@
 void
 report_select(struct iperf_test *test)
 {
-	test->reporter = test->opt.json_output ? &report_json : &report_text;
+	if (test->opt.json_output)
+		test->report_main = &report_json;
+	else
+		test->report_main = test->opt.csv ? &report_csv : &report_text;
+	test->reporter = report_out_wanted(test) ? &report_tee :
+	    test->report_main;
 }
 
 void
@@ -96,6 +102,16 @@ report_write_tagged(struct iperf_test *test, const char *text, size_t len,
 		len -= part;
 		tslen = 0;
 	}
+}
+
+void
+report_write_plain(struct iperf_test *test, const char *text, size_t len)
+{
+	pthread_mutex_lock(test->out_lock);
+	capture_server_output(test, text, len);
+	if (test->outfile != NULL)
+		(void)fwrite(text, 1, len, test->outfile);
+	pthread_mutex_unlock(test->out_lock);
 }
 
 int

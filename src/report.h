@@ -1,5 +1,5 @@
 /*
- * report.h - output: the reporter vtable (text or JSON, chosen once at
+ * report.h - output: the reporter vtable (text, JSON or CSV, chosen once at
  * start) and the printing helpers every module uses.  No other module
  * tests for JSON mode or writes to stdout/stderr directly.
  *
@@ -46,8 +46,9 @@ struct report_ops {
 
 extern const struct report_ops report_text;
 extern const struct report_ops report_json;
+extern const struct report_ops report_csv;
 
-/* Pick the reporter from the test's options (JSON or text). */
+/* Pick the reporter from the test's options (JSON, CSV or text). */
 void report_select(struct iperf_test *test);
 
 /*
@@ -79,6 +80,10 @@ void report_timestamp(const struct iperf_test *test, char *buf, size_t len);
  * with the test's [T<n>] tag when it has one (--max-tests servers). */
 void report_write_tagged(struct iperf_test *test, const char *text,
     size_t len, size_t tslen);
+/* Write text to the output as it is (no timestamp, title or tag; kept
+ * for --get-server-output on a server): the CSV rows. */
+void report_write_plain(struct iperf_test *test, const char *text,
+    size_t len);
 /* Flush the output file (--forceflush, logfile). */
 void report_flush(struct iperf_test *test);
 

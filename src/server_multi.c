@@ -109,6 +109,7 @@ child_new(struct server_multi *m, struct multi_run *r)
 	c->opt_borrowed = 1;
 	c->opt.role = 's';
 	c->reporter = s->reporter;
+	c->report_main = s->report_main; /* behind report_tee, if any */
 	c->on_new_stream = s->on_new_stream;
 	c->on_test_start = s->on_test_start;
 	c->on_connect = s->on_connect;
@@ -463,7 +464,7 @@ server_multi_admit(struct iperf_test *test)
 	pthread_mutex_unlock(&m->lock);
 	if (why == NULL)
 		return 0;
-	if (!test->opt.json_output)
+	if (!test->opt.json_output && !test->opt.csv)
 		(void)iperf_printf(test, "test from %s refused, the client "
 		    "is told the server is busy: %s\n", test->run.peer_host, why);
 	return 1;
@@ -553,7 +554,9 @@ announce(struct iperf_test *s)
 	/* After an --idle-timeout restart, the banner again only with -d
 	 * (as the one-test server). */
 	s->idle_restarted = 0;
-	if (s->opt.json_output || (again && !s->opt.debug))
+	if (s->opt.csv) /* the header row, once */
+		s->reporter->server_listening(s);
+	if (s->opt.json_output || s->opt.csv || (again && !s->opt.debug))
 		return;
 	if (s->opt.verbose)
 		s->reporter->server_listening(s);

@@ -23,6 +23,7 @@
 #include "net.h"
 #include "proto.h"
 #include "report.h"
+#include "report_out.h"
 #include "stream.h"
 #include "tcp_info.h"
 #include "test.h"
@@ -345,6 +346,7 @@ test_run_release(struct iperf_test *test)
 		close(r->ctrl_sck);
 	if (r->prot_listener >= 0 && r->prot_listener != test->listener)
 		close(r->prot_listener);
+	report_out_release(test);
 	cJSON_Delete(r->json_top);
 	cJSON_Delete(r->json_server_output);
 	free(r->server_output_text);

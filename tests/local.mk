@@ -5,6 +5,7 @@ CHECK_SUITES = \
 	%reldir%/check_units \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
+	%reldir%/check_csv \
 	%reldir%/check_delayvar \
 	%reldir%/check_rr \
 	%reldir%/check_udp \
@@ -33,6 +34,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_timer_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_csv_SOURCES = %reldir%/check_csv.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_csv_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_csv_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_csv_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_latstat_SOURCES = %reldir%/check_latstat.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_latstat_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_latstat_LDADD = $(SUITE_LDADD)
@@ -127,8 +132,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
-	%reldir%/stats.test \
-	%reldir%/rr.test
+	%reldir%/stats.test %reldir%/rr.test %reldir%/csvout.test \
+	%reldir%/metrics.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -145,6 +150,8 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/ext_json.test %reldir%/ext_json.py \
 	%reldir%/stats.test %reldir%/stats.py \
 	%reldir%/rr.test %reldir%/rr.py \
+	%reldir%/csvout.test %reldir%/csvout.py \
+	%reldir%/metrics.test %reldir%/metrics.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
