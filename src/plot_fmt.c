@@ -32,6 +32,8 @@ plot_ticks(double max, int target, struct plot_ticks *t)
 	k = (int)floor(log10(raw));
 	mag = pow(10, k);
 	r = raw / mag;
+	/* 20.005 s at 10 ticks: steps of 2, not 5 (the last tick is 20) */
+	r /= 1 + 1e-3;
 	t->step = (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
 	if (r > 5)
 		k++;

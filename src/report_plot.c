@@ -66,15 +66,21 @@ add(struct plot_sink *ps, enum plot_panel panel, const char *label,
 		ps->err = 1;
 }
 
-/* Our rtt_us p50 where present, else the kernel's smoothed rtt: in ms. */
+/* In ms: with --rr the median transaction time, else our rtt_us median
+ * where it has samples, else the kernel's smoothed rtt (0: unknown). */
 static double
 stream_rtt_ms(const cJSON *s, int *found)
 {
+	const cJSON *rr = cJSON_GetObjectItemCaseSensitive(s, "rr");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(s, "rtt_us");
-	double v = num(d, "p50", found);
+	double v = num(cJSON_GetObjectItemCaseSensitive(rr, "latency_us"),
+	    "p50", found);
 
-	if (!*found)
+	if (!*found && num(d, "samples", found) > 0)
+		v = num(d, "p50", found);
+	else if (!*found)
 		v = num(s, "rtt", found);
+	*found = *found && v > 0;
 	return v / 1000;
 }
 

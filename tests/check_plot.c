@@ -102,6 +102,8 @@ START_TEST(ticks_are_1_2_5_steps_covering_the_maximum)
 	ck_assert(t.step == 20 && t.count == 5 && t.top == 100);
 	plot_ticks(7, 3, &t);
 	ck_assert(t.step == 5 && t.count == 2 && t.top == 10);
+	plot_ticks(20.005, 10, &t); /* a hair over: 2 s steps, 11 of them */
+	ck_assert(t.step == 2 && t.count == 11);
 	plot_ticks(0, 5, &t);
 	ck_assert(t.step == 0.2 && t.count == 5 && t.top == 1);
 	plot_ticks(NAN, 5, &t);
