@@ -70,7 +70,9 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_stats.c \
 	%reldir%/report_out.c %reldir%/report_out.h \
 	%reldir%/report_csv.c %reldir%/csv.c %reldir%/csv.h \
-	%reldir%/report_metrics.c
+	%reldir%/report_metrics.c \
+	%reldir%/report_plot.c %reldir%/report_plot.h \
+	%reldir%/plot.c %reldir%/plot_data.c %reldir%/plot_fmt.c %reldir%/plot.h
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

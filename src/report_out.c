@@ -16,12 +16,14 @@
 #include "report.h"
 #include "report_int.h"
 #include "report_out.h"
+#include "report_plot.h"
 #include "stream.h"
 #include "banned.h"
 
 /* Every sink this build has, in the order they are fed. */
 static const struct out_sink *const sinks[] = {
 	&report_metrics,
+	&report_plot_sink,
 	NULL,
 };
 

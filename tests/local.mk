@@ -6,6 +6,7 @@ CHECK_SUITES = \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
 	%reldir%/check_csv \
+	%reldir%/check_plot \
 	%reldir%/check_delayvar \
 	%reldir%/check_rr \
 	%reldir%/check_udp \
@@ -42,6 +43,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_latstat_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_latstat_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_latstat_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_plot_SOURCES = %reldir%/check_plot.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_plot_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_plot_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_plot_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_delayvar_SOURCES = %reldir%/check_delayvar.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_delayvar_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_delayvar_LDADD = $(SUITE_LDADD)
@@ -160,6 +165,8 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/sctp_data.test %reldir%/sctp_errors.test %reldir%/sctp.py \
 	%reldir%/sctp_vm.test %reldir%/sctp_vm.py \
 	%reldir%/captures/README $(CAPTURE_FILES)
+TESTS += %reldir%/plot.test
+EXTRA_DIST += %reldir%/plot.test %reldir%/plot.py
 CAPTURE_FILES = \
 	%reldir%/captures/server_limit.txt \
 	%reldir%/captures/tcp_basic.txt \
