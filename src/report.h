@@ -47,6 +47,10 @@ struct report_ops {
 extern const struct report_ops report_text;
 extern const struct report_ops report_json;
 
+/* The CLI: write the -J document as the run goes when nothing needs it
+ * whole (report_json_doc.c); the library default keeps it whole. */
+void report_json_incremental(struct iperf_test *test, int on);
+
 /* Pick the reporter from the test's options (JSON or text). */
 void report_select(struct iperf_test *test);
 

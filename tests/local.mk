@@ -127,7 +127,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/hostile_mass.test %reldir%/fault.test %reldir%/fidelity.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
-	%reldir%/stats.test %reldir%/rr.test %reldir%/schema.test
+	%reldir%/stats.test %reldir%/rr.test %reldir%/json_stream_out.test \
+	%reldir%/schema.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -144,6 +145,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/ext_json.test %reldir%/ext_json.py \
 	%reldir%/stats.test %reldir%/stats.py \
 	%reldir%/rr.test %reldir%/rr.py \
+	%reldir%/json_stream_out.test %reldir%/json_stream_out.py \
 	%reldir%/schema.test %reldir%/schema.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
