@@ -161,6 +161,7 @@ struct iperf_local {
 	int json_output;
 	int json_stream;
 	int json_stream_full_output;
+	int json_incremental; /* -J written as the run goes (the CLI's) */
 	int one_off;
 	int daemon;
 	char *pidfile;
@@ -323,6 +324,10 @@ struct iperf_run {
 	struct cJSON *json_server_output; /* client: server's JSON */
 	char *server_output_text;         /* client: server's text */
 	char *json_output_string;
+	/* report_json_doc.c: 0 not streamed (yet), 1 "intervals" open,
+	 * 2 written to the end; intervals written so far */
+	int json_doc_state;
+	unsigned long json_doc_count;
 	char *server_outbuf;     /* server: captured lines */
 	size_t server_outlen, server_outcap;
 	const struct session_ops *sops; /* role handlers (client or server) */

@@ -65,6 +65,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_rr.c \
 	%reldir%/report_json.c \
 	%reldir%/report_json_data.c \
+	%reldir%/report_json_doc.c \
 	%reldir%/report_json_end.c \
 	%reldir%/report_latency.c \
 	%reldir%/report_stats.c \

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "iperf_api.h"
+#include "report.h"
 
 /* The test the signal handler interrupts (process-level, CLI only). */
 static struct iperf_test *current_test;
@@ -115,6 +116,8 @@ main(int argc, char **argv)
 		iperf_free_test(test);
 		return 1;
 	}
+	/* -J goes out as the run goes (the library keeps it whole). */
+	report_json_incremental(test, 1);
 	current_test = test;
 	iperf_catch_sigend(on_signal);
 	if (iperf_get_test_role(test) == 'c')

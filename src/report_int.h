@@ -58,6 +58,15 @@ struct cJSON *report_json_end(struct iperf_test *test);
 struct cJSON *report_json_connected(const struct iperf_stream *sp);
 struct cJSON *report_json_test_start(const struct iperf_test *test);
 
+/* The -J document written as the run goes (report_json_doc.c): whether
+ * this run's may be (checked at the first interval); write one interval
+ * (not owned; the caller frees it unless the test hook keeps a whole
+ * copy); at finish, write the rest: 0 if the document was not streamed. */
+int report_json_doc_wanted(const struct iperf_test *test);
+int report_json_doc_copy_wanted(void);
+void report_json_doc_interval(struct iperf_test *test, const struct cJSON *iv);
+int report_json_doc_finish(struct iperf_test *test);
+
 /* Add a member; an allocation failure sets *err (never cleared here).
  * attach takes ownership of child (freed when it cannot be added). */
 void report_json_num(struct cJSON *o, const char *key, double v, int *err);

@@ -1,7 +1,8 @@
 /*
  * report_json.c - the JSON reporter (-J) and its --json-stream variant
  * (spec surface.md 3): builds the document as the test goes, emits it at
- * finish (pretty), or emits one compact event line per step.
+ * finish (pretty), or emits one compact event line per step.  The CLI's
+ * -J writes it as the run goes instead (report_json_doc.c).
  */
 #include "config.h"
 
@@ -232,6 +233,14 @@ json_interval(struct iperf_test *test)
 		return;
 	if (test->opt.json_stream)
 		emit_event(test, "interval", iv);
+	/* The CLI's -J: written now, not kept (report_json_doc.c). */
+	if (test->run.json_doc_state == 1 || report_json_doc_wanted(test)) {
+		report_json_doc_interval(test, iv);
+		if (!report_json_doc_copy_wanted()) {
+			cJSON_Delete(iv);
+			return;
+		}
+	}
 	if (keep_intervals(test) && test->run.json_intervals != NULL &&
 	    cJSON_AddItemToArray(test->run.json_intervals, iv))
 		return;
@@ -324,6 +333,8 @@ json_finish(struct iperf_test *test)
 	if (test->opt.json_stream)
 		emit_closing_events(test);
 	add_trailer(test);
+	if (report_json_doc_finish(test))
+		return;
 	if (!test->opt.json_stream || test->opt.json_stream_full_output)
 		emit_document(test);
 }

@@ -133,13 +133,27 @@ make_interval(struct iperf_test *test, struct iperf_stream *sp,
 	return ir;
 }
 
-static void
-append_interval(struct iperf_stream *sp, struct interval_result *ir)
+void
+stats_drop_intervals(struct iperf_stream *sp)
 {
-	if (sp->last_interval != NULL)
-		sp->last_interval->next = ir;
-	else
-		sp->intervals = ir;
+	struct interval_result *ir, *next;
+
+	for (ir = sp->intervals; ir != NULL; ir = next) {
+		next = ir->next;
+		free(ir);
+	}
+	sp->intervals = NULL;
+	sp->last_interval = NULL;
+}
+
+/* Only the newest interval is kept: the reporters print each one as it is
+ * taken and the summary comes from the streams' totals, so a day-long run
+ * stays flat. */
+static void
+keep_interval(struct iperf_stream *sp, struct interval_result *ir)
+{
+	stats_drop_intervals(sp);
+	sp->intervals = ir;
 	sp->last_interval = ir;
 }
 
@@ -179,7 +193,7 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 			struct interval_result *ir =
 			    make_interval(test, sp, &l, now_us);
 			if (ir != NULL)
-				append_interval(sp, ir);
+				keep_interval(sp, ir);
 			sp->last_sample_us = now_us;
 		}
 		if (sp->rr != NULL)

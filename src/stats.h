@@ -3,7 +3,8 @@
  * Runs on the loop thread; reads worker counters through stream_snapshot().
  *
  * Figures the reporters use, per stream (all after the omit period):
- *   sp->intervals ... sp->last_interval   one entry per reporting interval
+ *   sp->last_interval                     the newest reporting interval
+ *                                         (the only one kept)
  *   stats_local_bytes(sp)                 bytes this end sent or received
  *   stats_local_seconds(sp)               this end's elapsed time (end_time)
  *   sp->retransmits, sp->max_snd_cwnd, ... TCP sender figures
@@ -24,6 +25,8 @@ int stats_sample(struct iperf_test *test, uint64_t now_us, int final);
 /* Before the streams are shut down: keep each sender's figures that only
  * a live connection gives (proto sender_info), for the final interval. */
 void stats_keep_sender_info(struct iperf_test *test);
+/* Free the stream's interval records (stream_free). */
+void stats_drop_intervals(struct iperf_stream *sp);
 /* End of the omit period: counters restart, the interval clock restarts. */
 void stats_omit_end(struct iperf_test *test, uint64_t now_us);
 

@@ -21,6 +21,7 @@
 #include "pacer.h"
 #include "proto.h"
 #include "rr.h"
+#include "stats.h"
 #include "stats_dist.h"
 #include "stream.h"
 #include "test.h"
@@ -94,8 +95,6 @@ stream_new(struct iperf_test *test, int sock, int sender)
 void
 stream_free(struct iperf_stream *sp)
 {
-	struct interval_result *ir, *next;
-
 	if (sp == NULL)
 		return;
 	if (sp->test->proto != NULL && sp->test->proto->stream_release != NULL)
@@ -103,10 +102,7 @@ stream_free(struct iperf_stream *sp)
 	rr_stream_release(sp);
 	if (sp->socket >= 0 && !sp->closed)
 		close(sp->socket);
-	for (ir = sp->intervals; ir != NULL; ir = next) {
-		next = ir->next;
-		free(ir);
-	}
+	stats_drop_intervals(sp);
 	stats_dist_stream_release(sp);
 	pthread_cond_destroy(&sp->wake);
 	pthread_mutex_destroy(&sp->lock);

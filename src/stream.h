@@ -152,6 +152,7 @@ struct iperf_stream {
 	int stall_outq;
 
 	/* loop thread: results */
+	/* the newest interval only (stats.c keeps no history) */
 	struct interval_result *intervals, *last_interval;
 	struct stream_live final; /* live at the end of the test */
 	struct tcpinfo_snapshot tcpi_last;

@@ -21,7 +21,8 @@ import shlex
 import subprocess
 import sys
 
-from testlib import OUR_KEY, count, free_port, one_test, summary
+from testlib import (OUR_KEY, check_schema, count, free_port, one_test,
+                     summary)
 
 # Captures whose features are implemented; others are added with them.
 CASES = [
@@ -189,6 +190,8 @@ def run_json_case(ours, capdir, name):
             except ValueError as e:
                 problems.append(f"{side}: not JSON: {e}")
                 continue
+            for d in got:
+                problems += check_schema(d, f"{side}{ext}", stream)
             if stream:
                 w, g = stream_paths(want), stream_paths(got)
                 same = list(w) == list(g) and w == g

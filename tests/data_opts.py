@@ -23,7 +23,6 @@ Usage: data_opts.py OURS [STOCK] [case-filter]
 """
 
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -33,8 +32,8 @@ import sys
 import tempfile
 import time
 
-from testlib import (free_port, report, ss_unavailable, strace_unavailable,
-                     summary, wait_listening)
+from testlib import (free_port, parse_doc, report, ss_unavailable,
+                     strace_unavailable, summary, wait_listening)
 
 RUN_TIMEOUT = 30
 FILE_SIZE = 3 * 1000 * 1000 + 1234  # not a multiple of the block size
@@ -171,7 +170,7 @@ def exits_ok(crc, cerr, srv):
 
 def doc(text, who):
     try:
-        return json.loads(text)
+        return parse_doc(text, who)
     except ValueError as e:
         raise AssertionError(f"{who} JSON: {e}") from None
 

@@ -26,8 +26,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, skip, stock_peers, stop,  # noqa: E402
-                     summary, wait_listening)
+from testlib import (free_port, parse_doc, report, skip,  # noqa: E402
+                     stock_peers, stop, summary, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
 
@@ -59,9 +59,9 @@ def pair(server, client, opts):
     finally:
         stop(srv, grace=5)
     try:
-        return json.loads(p.stdout), None
-    except ValueError:
-        return None, f"exit {p.returncode}: {p.stderr[-200:]}"
+        return parse_doc(p.stdout, "client"), None
+    except ValueError as e:
+        return None, f"exit {p.returncode}: {p.stderr[-200:]} ({str(e)[:300]})"
 
 
 def kind(v):

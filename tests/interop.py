@@ -19,7 +19,6 @@ Every process is bounded by a timeout and killed on the way out.
 Usage: interop.py OURS STOCK312 [case-filter]
 """
 
-import json
 import os
 import socket
 import subprocess
@@ -27,8 +26,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from testlib import (OUR_KEY, free_port, report, stock_peers, stop,
-                     summary, wait_listening)
+from testlib import (OUR_KEY, free_port, parse_doc, report, stock_peers,
+                     stop, summary, wait_listening)
 
 # Keys 3.13-3.21 added (spec surface.md 3.7); the stock peer may be 3.12.
 ADDED_AFTER_312 = {
@@ -102,8 +101,8 @@ def run_pair(server_bin, client_bin, addr, args):
         except subprocess.TimeoutExpired:
             return cli.returncode, None, None, None, "server did not exit"
         try:
-            cj = json.loads(cli.stdout)
-            sj = json.loads(sout)
+            cj = parse_doc(cli.stdout, "client")
+            sj = parse_doc(sout, "server")
         except ValueError as e:
             return cli.returncode, srv.returncode, None, None, \
                 f"bad JSON: {e}; client stderr={cli.stderr[:300]!r} " \

@@ -138,7 +138,8 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
 	%reldir%/stats.test %reldir%/rr.test %reldir%/csvout.test \
-	%reldir%/metrics.test
+	%reldir%/metrics.test \
+	%reldir%/json_stream_out.test %reldir%/schema.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -157,6 +158,8 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/rr.test %reldir%/rr.py \
 	%reldir%/csvout.test %reldir%/csvout.py \
 	%reldir%/metrics.test %reldir%/metrics.py \
+	%reldir%/json_stream_out.test %reldir%/json_stream_out.py \
+	%reldir%/schema.test %reldir%/schema.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \

@@ -56,8 +56,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, skip, stock_peers, stop,  # noqa: E402
-                     summary, wait_listening)
+from testlib import (free_port, json_values, report, skip,  # noqa: E402
+                     stock_peers, stop, summary, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
 LIBDIR = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -115,22 +115,6 @@ def client(path, port, args, timeout=40, host="127.0.0.1"):
     except ValueError:
         pass
     return p.returncode, doc, p.stdout + p.stderr, time.time() - t0
-
-
-def json_docs(text):
-    """The JSON documents one after the other in text."""
-    dec = json.JSONDecoder()
-    docs, i = [], 0
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            return docs
-        try:
-            doc, i = dec.raw_decode(text, i)
-        except ValueError:
-            return docs
-        docs.append(doc)
 
 
 def stream_bytes(doc, role):
@@ -243,7 +227,7 @@ def case_mix():
                          ex.submit(client, path, port, args, 40, host)))
         results = [(lbl, f.result()) for lbl, f in jobs]
     rc, sout, serr = end_server(srv)
-    sdocs = {d.get("start", {}).get("cookie"): d for d in json_docs(sout)}
+    sdocs = {d.get("start", {}).get("cookie"): d for d in json_values(sout, lenient=True)}
     for lbl, (crc, cdoc, out, _) in results:
         if crc != 0 or cdoc is None:
             probs.append(f"{lbl}: client exit {crc}: {out[-300:]}")

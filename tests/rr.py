@@ -38,8 +38,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, check_distribution,  # noqa: E402
-                     free_port, refusal_problems, report, run_cases, skip,
-                     stock_peers, stop, wait_listening)
+                     free_port, parse_doc, refusal_problems, report,
+                     run_cases, skip, stock_peers, stop, wait_listening)
 from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
@@ -207,10 +207,10 @@ def json_case(label, extra, udp=False, omit=0, both=True):
         probs.append(f"exit {rc}: {err[-200:]}")
         report(label, probs)
         return None
-    doc = json.loads(out)
+    doc = parse_doc(out, "client")
     n = check_doc(probs, doc, udp=udp, omit=omit)
     if both:
-        sdoc = json.loads(sout)
+        sdoc = parse_doc(sout, "server")
         sub = []
         sn = check_doc(sub, sdoc, udp=udp, client=False, omit=omit)
         probs += [f"server: {p}" for p in sub]

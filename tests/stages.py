@@ -43,8 +43,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from interop import check_bytes, key_paths
-from testlib import (free_port, listener, read_all, recv_exact, record,
-                     report, stock_peers, stop, summary, wait_listening)
+from testlib import (free_port, listener, parse_doc, read_all, recv_exact,
+                     record, report, stock_peers, stop, summary,
+                     wait_listening)
 
 RUN_TIMEOUT = 30
 
@@ -103,7 +104,7 @@ def program_checks(label, err):
 
 def parse_json(text, who):
     try:
-        return json.loads(text), None
+        return parse_doc(text, who), None
     except ValueError as e:
         return None, f"{who} JSON unreadable ({e}): {text[:200]!r}"
 

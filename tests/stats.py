@@ -40,7 +40,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, stock_peers,  # noqa: E402
+from testlib import (free_port, parse_doc, report, stock_peers,  # noqa: E402
                      run_cases, stop, topo_or_skip, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
@@ -88,10 +88,10 @@ def run_json(probs, client_argv, **kw):
     """pair() with -J: the client's document, or None (with a problem)."""
     rc, out, err, sout = pair(list(client_argv) + ["-J"], **kw)
     try:
-        doc = json.loads(out)
-    except ValueError:
+        doc = parse_doc(out, "client")
+    except ValueError as e:
         probs.append(f"client exit {rc}: {err.strip()[-200:]} "
-                     f"{out.strip()[-200:]}")
+                     f"{out.strip()[-200:]} ({str(e)[:300]})")
         return None, sout
     if rc != 0 or "error" in doc:
         probs.append(f"client exit {rc}: {doc.get('error', '')}")

@@ -124,6 +124,76 @@ def refusal_problems(rc, out, err, secs):
 
 
 
+# ---- the JSON schema ------------------------------------------------------------
+
+SCHEMA_PATH = os.path.normpath(os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+    "iperf3-json.schema.json"))
+_validators = {}
+
+
+def schema_validator(event=False):
+    """A validator for a -J document (or, with event, one --json-stream
+    line) from docs/iperf3-json.schema.json; None when the jsonschema
+    module (Debian python3-jsonschema) is missing."""
+    key = "event" if event else "document"
+    if key not in _validators:
+        try:
+            from jsonschema import Draft202012Validator
+        except ImportError:
+            _validators[key] = None
+            return None
+        with open(SCHEMA_PATH) as f:
+            schema = json.load(f)
+        schema.pop("oneOf", None)
+        schema["$ref"] = "#/$defs/" + key
+        _validators[key] = Draft202012Validator(schema)
+    return _validators[key]
+
+
+def check_schema(doc, what, event=False):
+    """What is wrong with `doc` (a parsed -J document, or with event a
+    --json-stream line) by the schema: a list of "what: path: message"
+    strings, empty when it validates or when jsonschema is missing."""
+    v = schema_validator(event)
+    if v is None:
+        return []
+    errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    return [f"{what}: schema: {'/'.join(str(p) for p in e.absolute_path)}"
+            f": {e.message[:200]}" for e in errs[:3]]
+
+
+def json_values(text, lenient=False):
+    """The JSON values one after the other in text (the documents of a
+    server's tests, --json-stream lines, a --json-stream-full-output run's
+    lines and document).  ValueError where one does not parse, or with
+    lenient, those before it."""
+    dec = json.JSONDecoder()
+    out, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i >= len(text):
+            return out
+        try:
+            v, i = dec.raw_decode(text, i)
+        except ValueError:
+            if lenient:
+                return out
+            raise
+        out.append(v)
+
+
+def parse_doc(text, what="document", event=False):
+    """json.loads(text), checked with check_schema(): a ValueError (as
+    for text that is not JSON) names what the schema refuses."""
+    doc = json.loads(text)
+    probs = check_schema(doc, what, event)
+    if probs:
+        raise ValueError("; ".join(probs))
+    return doc
+
+
 # ---- ports ------------------------------------------------------------------
 
 _given_ports = set()
