@@ -16,6 +16,31 @@
 
 #define FMT_MAX_ABS 1e15 /* beyond this a plot number is nonsense anyway */
 
+/*
+ * The power of ten at or below raw (10^k <= raw < 10^(k+1)), by whole
+ * steps rather than libm's log10()/pow(): those bring about 12 KB of
+ * tables into a static embedded build.  Negative powers divide by an
+ * exact integer power, so mag is the double nearest 10^k, as pow() gives.
+ */
+static double
+decade(double raw, int *k)
+{
+	double p = 1;
+
+	*k = 0;
+	while (p * 10 <= raw) {
+		p *= 10;
+		(*k)++;
+	}
+	if (p <= raw)
+		return p;
+	while (1 / p > raw) {
+		p *= 10;
+		(*k)--;
+	}
+	return 1 / p;
+}
+
 void
 plot_ticks(double max, int target, struct plot_ticks *t)
 {
@@ -29,8 +54,9 @@ plot_ticks(double max, int target, struct plot_ticks *t)
 	if (target < 1)
 		target = 1;
 	raw = max / target;
-	k = (int)floor(log10(raw));
-	mag = pow(10, k);
+	if (raw < 1e-12)
+		raw = 1e-12;
+	mag = decade(raw, &k);
 	r = raw / mag;
 	/* 20.005 s at 10 ticks: steps of 2, not 5 (the last tick is 20) */
 	r /= 1 + 1e-3;
