@@ -34,6 +34,7 @@ struct report_ops;
 struct session_ops;
 struct pending_conn;
 struct affinity_saved;
+struct placement;
 struct auth_key;
 struct server_multi;
 struct multi_run;
@@ -273,6 +274,8 @@ struct iperf_run {
 	int peer_port;
 	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
 	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
+	struct placement *place; /* same-host thread placement, or NULL
+				  * (placement.h) */
 	struct probe probe; /* client: --latency (probe.h) */
 	/* distributions (stats_dist.h) */
 	struct latstat rtt_sum_scratch; /* the interval, over the senders */

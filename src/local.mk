@@ -33,6 +33,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/stream_io.c %reldir%/stream_io.h \
 	%reldir%/affinity.c %reldir%/affinity.h \
+	%reldir%/placement.c %reldir%/placement.h \
 	%reldir%/pacer.c %reldir%/pacer.h \
 	%reldir%/stats.c %reldir%/stats.h \
 	%reldir%/stats_dist.c %reldir%/stats_dist.h \

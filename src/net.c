@@ -478,3 +478,54 @@ net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us)
 	}
 	return 0;
 }
+
+/* The address of sa as IPv4 (4 bytes, mapped IPv6 included) or IPv6 (16
+ * bytes) in out; its length, or 0 for another family. */
+static size_t
+host_bytes(const struct sockaddr *sa, socklen_t len, unsigned char out[16])
+{
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0xff, 0xff };
+
+	if (sa->sa_family == AF_INET &&
+	    len >= (socklen_t)sizeof(struct sockaddr_in)) {
+		memcpy(out, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+		return 4;
+	}
+	if (sa->sa_family == AF_INET6 &&
+	    len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+		const unsigned char *a =
+		    ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+
+		if (memcmp(a, mapped, sizeof(mapped)) == 0) {
+			memcpy(out, a + 12, 4);
+			return 4;
+		}
+		memcpy(out, a, 16);
+		return 16;
+	}
+	return 0;
+}
+
+static int
+host_is_loopback(const unsigned char *a, size_t n)
+{
+	static const unsigned char lo6[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 1 };
+
+	return n == 4 ? a[0] == 127 : memcmp(a, lo6, 16) == 0;
+}
+
+int
+net_same_host(const struct sockaddr *a, socklen_t alen,
+    const struct sockaddr *b, socklen_t blen)
+{
+	unsigned char ha[16], hb[16];
+	size_t na = host_bytes(a, alen, ha), nb = host_bytes(b, blen, hb);
+
+	if (na == 0 || na != nb)
+		return 0;
+	if (host_is_loopback(ha, na) && host_is_loopback(hb, nb))
+		return 1;
+	return memcmp(ha, hb, na) == 0;
+}

@@ -19,6 +19,7 @@
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "pacer.h"
+#include "placement.h"
 #include "proto.h"
 #include "rr.h"
 #include "stats.h"
@@ -58,6 +59,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	sp->datagram = (test->proto->flags & PROTO_F_DATAGRAM) != 0;
 	sp->blksize = (size_t)test->settings.blksize;
 	sp->xmit_len = sp->blksize;
+	sp->place_cpu = -1;
 	if (stream_io_buffer_new(sp) == -1) {
 		int err = errno;
 		stream_io_release(sp);
@@ -344,6 +346,7 @@ recv_step(struct iperf_stream *sp, int sink)
 		stream_worker_fail(sp, IEFILE, errno);
 		return 0;
 	}
+	placement_follow(sp);
 	return 1;
 }
 
@@ -365,6 +368,7 @@ worker_main(void *arg)
 	/* Pacing sleeps are short; ask for precise wake-ups. */
 	(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 #endif
+	placement_enter(sp);
 	if (sp->rr != NULL)
 		rr_worker(sp);
 	else if (sp->sender)
@@ -385,6 +389,7 @@ stream_start_workers(struct iperf_test *test)
 	sigset_t all, old;
 	int rc;
 
+	placement_plan(test);
 	sigfillset(&all);
 	if (pthread_sigmask(SIG_SETMASK, &all, &old) != 0)
 		return iperf_fail(test, IEPTHREADSIGMASK, errno);

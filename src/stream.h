@@ -122,6 +122,11 @@ struct iperf_stream {
 	int thread_started;
 	atomic_int stop;
 	atomic_int in_send; /* 1 while the worker is inside a send call */
+	/* placement.h: the CPU the worker is pinned to (-1: none); a
+	 * receiver following its data counts its reads */
+	int place_cpu;
+	int place_follow;
+	unsigned int place_reads;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;     /* with lock: ends a pacing sleep at stop */
 	struct stream_live live; /* guarded by lock */

@@ -21,6 +21,7 @@
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "net.h"
+#include "placement.h"
 #include "proto.h"
 #include "report.h"
 #include "report_out.h"
@@ -339,6 +340,7 @@ test_run_release(struct iperf_test *test)
 	test_cancel_timers(test);
 	test_free_streams(test);
 	probe_release(&r->probe);
+	placement_release(test);
 	latstat_free(&r->rtt_sum_scratch);
 	ctrl_free(r->ctrl);
 	r->ctrl = NULL;

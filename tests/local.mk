@@ -16,6 +16,7 @@ CHECK_SUITES = \
 	%reldir%/check_ratewin \
 	%reldir%/check_options \
 	%reldir%/check_stream_io \
+	%reldir%/check_placement \
 	%reldir%/check_sctp \
 	%reldir%/check_report \
 	%reldir%/check_auth \
@@ -84,6 +85,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_sctp_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_sctp_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_sctp_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_placement_SOURCES = %reldir%/check_placement.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_placement_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_placement_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_placement_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_stream_io_SOURCES = %reldir%/check_stream_io.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_stream_io_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_stream_io_LDADD = $(SUITE_LDADD)
@@ -138,7 +143,7 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/stages.test %reldir%/multi.test %reldir%/udp_offload.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
 	%reldir%/stats.test %reldir%/rr.test %reldir%/csvout.test \
-	%reldir%/metrics.test \
+	%reldir%/metrics.test %reldir%/placement.test \
 	%reldir%/json_stream_out.test %reldir%/schema.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
@@ -158,6 +163,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/rr.test %reldir%/rr.py \
 	%reldir%/csvout.test %reldir%/csvout.py \
 	%reldir%/metrics.test %reldir%/metrics.py \
+	%reldir%/placement.test %reldir%/placement.py \
 	%reldir%/json_stream_out.test %reldir%/json_stream_out.py \
 	%reldir%/schema.test %reldir%/schema.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \

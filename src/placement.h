@@ -1,0 +1,48 @@
+/*
+ * placement.h - where the data threads of a same-host TCP test run.
+ *
+ * When both ends of a TCP test are on this host, the kernel does the
+ * receiving side's protocol work on the CPU of the sending thread, and
+ * the receiver copies the data out of buffers the sender has just
+ * written.  With at least two streams for each usable CPU, a stream whose
+ * sending and receiving threads share a CPU moves its bytes through that
+ * CPU's cache, while one whose two threads sit on different CPUs moves
+ * them between caches (on a 2-CPU machine, -P 8 with every pair split
+ * runs at half the rate of every pair together).  The scheduler finds
+ * neither arrangement reliably, so such a test places its threads:
+ *
+ *  - a sending thread is pinned to one usable CPU, streams taken in turn
+ *    (the i-th stream of the test on the (i mod n)-th usable CPU);
+ *  - a receiving thread moves to the CPU where its data arrives
+ *    (SO_INCOMING_CPU), checked every PLACEMENT_FOLLOW_READS reads, if
+ *    this process may use that CPU.
+ *
+ * With fewer streams nothing is placed: one stream's sender and receiver
+ * run best side by side on two CPUs, and with one stream per CPU the
+ * scheduler's choice measured as well as the pinned one (-P 2 on two
+ * CPUs).  Nothing is placed either
+ * with -A (this end's or the server's), for UDP, SCTP or --rr, for a peer
+ * on another host, or when the environment variable IPERF3_PLACEMENT is
+ * "0".  Placement is best effort: a refused pin leaves the thread where
+ * the scheduler puts it.
+ */
+#ifndef IPERF_PLACEMENT_H
+#define IPERF_PLACEMENT_H
+
+struct iperf_test;
+struct iperf_stream;
+
+#define PLACEMENT_FOLLOW_READS 64
+
+/* Main thread, once the streams are connected and before their workers
+ * start: decide the placement of each stream (sp->place_cpu,
+ * sp->place_follow).  Never fails. */
+void placement_plan(struct iperf_test *test);
+/* The stream's worker, first thing: pin a sending thread. */
+void placement_enter(struct iperf_stream *sp);
+/* A receiving worker after each read that returned data. */
+void placement_follow(struct iperf_stream *sp);
+/* The run's placement state, with the run. */
+void placement_release(struct iperf_test *test);
+
+#endif /* IPERF_PLACEMENT_H */
