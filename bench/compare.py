@@ -120,6 +120,13 @@ def fmt(x, width, prec):
     return f"{x:{width}.{prec}f}" if x is not None else f"{'-':>{width}}"
 
 
+def usage(why):
+    print(f"compare.py: {why}", file=sys.stderr)
+    print("Usage: compare.py [--runs N] [--time S] [--only CASE] [--smoke] "
+          "[OURS]", file=sys.stderr)
+    return 2
+
+
 def main():
     argv = sys.argv[1:]
     runs, secs, only, smoke = 5, 5, None, False
@@ -127,25 +134,41 @@ def main():
     i = 0
     while i < len(argv):
         a = argv[i]
+        if a in ("-h", "--help"):
+            print(__doc__)
+            return 0
         if a in ("--runs", "--time", "--only"):
-            val = argv[i + 1]
+            try:
+                val = argv[i + 1]
+                if a == "--runs":
+                    runs = int(val)
+                elif a == "--time":
+                    secs = int(val)
+                else:
+                    only = val
+            except (IndexError, ValueError):
+                return usage(f"{a} needs a value" if i + 1 >= len(argv)
+                             else f"{a}: not a number: {argv[i + 1]}")
+            if (a == "--runs" and runs < 1) or (a == "--time" and secs < 1):
+                return usage(f"{a} must be at least 1")
             i += 2
-            if a == "--runs":
-                runs = int(val)
-            elif a == "--time":
-                secs = int(val)
-            else:
-                only = val
             continue
         if a == "--smoke":
             smoke = True
+        elif a.startswith("-"):
+            return usage(f"unknown option {a}")
         else:
             rest.append(a)
         i += 1
+    if len(rest) > 1:
+        return usage("one program at most")
     if smoke:
         runs, secs = 1, 1
     ours = rest[0] if rest else os.path.join(HERE, "..", "_build", "src",
                                              "iperf3")
+    if not (os.path.isfile(ours) and os.access(ours, os.X_OK)):
+        return usage(f"no program to run at {ours} (build first, or name "
+                     "it)")
     progs = programs(ours)
     print(f"loopback, both ends the same program, {secs} s runs, median of "
           f"{runs}, alternating; {platform.node()}, {os.cpu_count()} CPUs, "

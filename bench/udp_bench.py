@@ -8,7 +8,7 @@
    ours (client and server) side by side with stock, and the ratio.
 
 Usage: udp_bench.py [OURS] [STOCK]   (defaults: _build/src/iperf3, iperf3)
-Exit status 1 if the pacing criterion fails.  This is a benchmark, not a
+Exit status 1 if the pacing criterion fails, 2 on bad usage.  This is a benchmark, not a
 unit test: run it by hand or from CI's optional benchmark step.
 """
 import json
@@ -82,11 +82,29 @@ def unlimited(ours, stock):
         print(f"  goodput ratio ours/stock: {rows[0][1] / rows[1][1]:.2f}")
 
 
+def usage(why):
+    print(f"udp_bench.py: {why}", file=sys.stderr)
+    print("Usage: udp_bench.py [OURS] [STOCK]", file=sys.stderr)
+    return 2
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    ours = sys.argv[1] if len(sys.argv) > 1 else \
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return 0
+    for a in args:
+        if a.startswith("-"):
+            return usage(f"unknown option {a}")
+    if len(args) > 2:
+        return usage("two programs at most")
+    ours = args[0] if args else \
         os.path.join(here, "..", "_build", "src", "iperf3")
-    stock = sys.argv[2] if len(sys.argv) > 2 else shutil.which("iperf3")
+    stock = args[1] if len(args) > 1 else shutil.which("iperf3")
+    for what, path in (("ours", ours), ("stock", stock)):
+        if not path or not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            return usage(f"no {what} program to run at {path}")
     print(subprocess.run([stock, "-v"], capture_output=True,
                          text=True).stdout.splitlines()[0])
     ok = pacing(ours, stock)
