@@ -7,7 +7,8 @@ Loopback cases (ours on both ends):
             server's intervals have no latencies, its summary the
             client's; the test ends on time
   json      intervals[].streams[i].rr and .sum.rr, end.streams[i].rr and
-            end.rr: transactions > 0, transactions_per_second =
+            end.rr: transactions > 0 (or 0 at 0 tx/s in a last interval
+            under 0.25 s), transactions_per_second =
             transactions / seconds, min <= p50 <= p90 <= p99 <= p999 <=
             max, mean within [min, max]; interval transactions add up to
             the end's; every stock key still there; the server's end.rr
@@ -88,12 +89,15 @@ def us(cell):
     return float(v) * {"us": 1, "ms": 1e3, "s": 1e6}[unit]
 
 
-def check_rr(probs, what, rr, seconds, udp=False, lat=True, stale=True):
+def check_rr(probs, what, rr, seconds, udp=False, lat=True, stale=True,
+             may_be_idle=False):
     if not isinstance(rr, dict):
         probs.append(f"{what}: no rr object")
         return 0
     n = rr.get("transactions")
     tps = rr.get("transactions_per_second")
+    if may_be_idle and n == 0 and tps == 0:
+        return 0
     if not isinstance(n, int) or n <= 0:
         probs.append(f"{what}: transactions {n}")
         return 0
@@ -119,15 +123,18 @@ def check_doc(probs, doc, udp=False, client=True, omit=0):
     kept = 0
     for i, iv in enumerate(ivs):
         secs = iv["sum"]["seconds"]
+        # A server's last interval can be a few ms after the last whole
+        # second, in which one stream of a loaded machine may answer none.
+        idle_ok = i == len(ivs) - 1 and secs < 0.25
         for st in iv["streams"]:
             n = check_rr(probs, f"interval {i} stream {st['socket']}",
                          st.get("rr"), st["seconds"], udp, lat=client,
-                         stale=client)
+                         stale=client, may_be_idle=idle_ok)
             if not st.get("omitted"):
                 total[st["socket"]] = total.get(st["socket"], 0) + n
                 kept += n
         check_rr(probs, f"interval {i} sum", iv["sum"].get("rr"), secs, udp,
-                 lat=client, stale=client)
+                 lat=client, stale=client, may_be_idle=idle_ok)
     end = doc.get("end", {})
     for k in (("sum", "sum_sent", "sum_received") if udp else
               ("sum_sent", "sum_received")):
