@@ -11,6 +11,7 @@
 
 #include "iperf.h"
 #include "net.h"
+#include "notes.h"
 #include "placement.h"
 #include "proto.h"
 #include "stream.h"
@@ -40,6 +41,19 @@ wanted(const struct iperf_test *test)
 	    first->remote_len);
 }
 
+/* A sender that may hand the kernel several blocks per call: unpaced,
+ * from memory, with the default block length (not one the user chose:
+ * -l, or a server's client asking for another length). */
+static int
+batchable(const struct iperf_stream *sp)
+{
+	const struct iperf_settings *s = &sp->test->settings;
+
+	return sp->sender && s->rate == 0 && !s->blksize_set &&
+	    sp->blksize == DEFAULT_TCP_BLKSIZE && sp->io.file_fd < 0 &&
+	    !sp->io.zerocopy;
+}
+
 void
 placement_plan(struct iperf_test *test)
 {
@@ -66,6 +80,24 @@ placement_plan(struct iperf_test *test)
 	for (i = 0; i < CPU_SETSIZE; i++) {
 		if (CPU_ISSET((size_t)i, &pl->usable))
 			cpus[n++] = i;
+	}
+	if (n >= 2 && streams < n) {
+		/* Spare CPUs: each sender hands the kernel a batch. */
+		int batched = 0;
+
+		for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+			if (batchable(sp)) {
+				sp->xmit_len = sp->blksize *
+				    (PLACEMENT_BATCH_BYTES / sp->blksize);
+				batched++;
+			}
+		}
+		if (batched > 0)
+			note_add(test, NOTE_DEBUG,
+			    "same-host TCP: %d sending stream(s) write %zu "
+			    "bytes per call (%zu-byte blocks)", batched,
+			    (size_t)PLACEMENT_BATCH_BYTES,
+			    (size_t)DEFAULT_TCP_BLKSIZE);
 	}
 	if (n < 2 || streams < 2 * n) {
 		free(pl);

@@ -1,5 +1,6 @@
 /*
- * placement.h - where the data threads of a same-host TCP test run.
+ * placement.h - the plan of a same-host TCP test: where its data threads
+ * run, and how much a sender hands the kernel per call.
  *
  * When both ends of a TCP test are on this host, the kernel does the
  * receiving side's protocol work on the CPU of the sending thread, and
@@ -25,6 +26,18 @@
  * on another host, or when the environment variable IPERF3_PLACEMENT is
  * "0".  Placement is best effort: a refused pin leaves the thread where
  * the scheduler puts it.
+ *
+ * With fewer streams than usable CPUs (and at least two CPUs), the
+ * receiving side has a CPU to spare: a sender then hands the kernel
+ * PLACEMENT_BATCH_BYTES per call (its block that many times; one
+ * sendmsg), so that acknowledgements, processed on the receiver's CPU,
+ * find data queued and transmit it there.  On 2 CPUs this carried -P 1
+ * from 25 to 45 Gbit/s; with every CPU busy (-P 2 on 2 CPUs, or one
+ * CPU) or between namespaces over veth it measured equal or worse, so
+ * only then.  Only an unpaced sender (no -b) from memory (no -F, -Z)
+ * with the default 128 KB block batches: a length the user chose with
+ * -l (or a server's client asking for another) is written as given.
+ * The block stays the unit of -k counts and of the receiver's reads.
  */
 #ifndef IPERF_PLACEMENT_H
 #define IPERF_PLACEMENT_H
@@ -33,10 +46,12 @@ struct iperf_test;
 struct iperf_stream;
 
 #define PLACEMENT_FOLLOW_READS 64
+#define PLACEMENT_BATCH_BYTES (1024 * 1024)
 
 /* Main thread, once the streams are connected and before their workers
  * start: decide the placement of each stream (sp->place_cpu,
- * sp->place_follow).  Never fails. */
+ * sp->place_follow) and a sender's batch (sp->xmit_len).  Never
+ * fails. */
 void placement_plan(struct iperf_test *test);
 /* The stream's worker, first thing: pin a sending thread. */
 void placement_enter(struct iperf_stream *sp);

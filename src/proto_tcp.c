@@ -3,6 +3,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <errno.h>
@@ -223,11 +224,30 @@ tcp_connect(struct iperf_test *test, int index)
 	return proto_def_dial(test, &a);
 }
 
+/* A batch (sp->xmit_blocks > 1, see placement.h): the block, that many
+ * times, in one call; only from the start of a block held in memory. */
+#define TCP_BATCH_MAX 16
+
 static ssize_t
 tcp_send(struct iperf_stream *sp)
 {
 	if (sp->io.zerocopy)
 		return stream_io_sendfile(sp);
+	if (sp->xmit_blocks > 1 && sp->io.off == 0 && sp->io.file_fd < 0) {
+		struct iovec iov[TCP_BATCH_MAX];
+		struct msghdr msg;
+		size_t i, k = sp->xmit_blocks < TCP_BATCH_MAX ?
+		    sp->xmit_blocks : TCP_BATCH_MAX;
+
+		for (i = 0; i < k; i++) {
+			iov[i].iov_base = sp->buffer;
+			iov[i].iov_len = sp->io.len;
+		}
+		memset(&msg, 0, sizeof(msg));
+		msg.msg_iov = iov;
+		msg.msg_iovlen = k;
+		return sendmsg(sp->socket, &msg, MSG_NOSIGNAL);
+	}
 	return send(sp->socket, stream_io_data(sp), stream_io_left(sp),
 	    MSG_NOSIGNAL);
 }

@@ -236,15 +236,17 @@ stream_worker_fail(struct iperf_stream *sp, int code, int err)
 	pthread_mutex_unlock(&sp->lock);
 }
 
-/* One block (or GSO batch) went out: n bytes, whole datagrams; a batch
- * also drops its reservation of `reserved` datagrams of the count. */
+/* One block (or a GSO or TCP batch) went out: n bytes, whole datagrams,
+ * a TCP batch's last block counted if only in part; a batch also drops
+ * its reservation of `reserved` blocks of the count. */
 static void
 worker_count_sent(struct iperf_stream *sp, size_t n, uint64_t reserved)
 {
 	uint64_t blocks = 1;
 
-	if (sp->datagram && sp->blksize > 0 && n > sp->blksize)
-		blocks = n / sp->blksize;
+	if (sp->blksize > 0 && n > sp->blksize)
+		blocks = sp->datagram ? n / sp->blksize :
+		    (n + sp->blksize - 1) / sp->blksize; /* a TCP batch */
 	stream_io_sent(sp, n);
 	stream_count(sp, (uint64_t)n, blocks);
 	test_count_sent_batch(sp->test, (uint64_t)n, blocks, reserved);

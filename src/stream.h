@@ -109,8 +109,9 @@ struct iperf_stream {
 	char *buffer;
 	size_t blksize;
 	size_t xmit_len; /* bytes one send moves: blksize, or several
-			  * datagrams with UDP GSO (pacing unit) */
-	size_t xmit_blocks; /* datagrams the next send may carry, at most
+			  * datagrams with UDP GSO, or several blocks of a
+			  * same-host TCP batch (placement.h); pacing unit */
+	size_t xmit_blocks; /* blocks the next send may carry, at most
 			     * xmit_len / blksize (less near a -n/-k count) */
 	struct stream_io io;
 	struct rr_stream *rr; /* --rr (rr.h), else NULL */

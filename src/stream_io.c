@@ -227,8 +227,16 @@ void
 stream_io_sent(struct iperf_stream *sp, size_t n)
 {
 	struct stream_io *io = &sp->io;
+	size_t left = io->len - io->off;
 
-	io->off = n >= io->len - io->off ? io->len : io->off + n;
+	if (n < left) {
+		io->off += n;
+	} else if (n > left && io->len > 0 && (n - left) % io->len != 0) {
+		/* A batch of blocks that went in part: within the last. */
+		io->off = (n - left) % io->len;
+	} else {
+		io->off = io->len;
+	}
 }
 
 const char *

@@ -44,7 +44,9 @@ void stream_io_release(struct iperf_stream *sp);
 /* Worker (sender): make a block ready.  1: ready, 0: end of the -F file,
  * -1: the file could not be read (errno). */
 int stream_io_next(struct iperf_stream *sp);
-/* Worker (sender): n bytes of the current block left. */
+/* Worker (sender): n bytes went, of the current block or, for a batch
+ * sent from the start of a block, of that many copies of it (the next
+ * send goes on within the last copy when n is not a whole number). */
 void stream_io_sent(struct iperf_stream *sp, size_t n);
 /* The unsent part of the current block (not for zerocopy streams). */
 const char *stream_io_data(const struct iperf_stream *sp);

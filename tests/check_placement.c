@@ -16,6 +16,7 @@
 #include "placement.h"
 #include "proto.h"
 #include "stream.h"
+#include "test.h"
 
 static int
 addr(const char *text, struct sockaddr_storage *ss, socklen_t *len)
@@ -218,6 +219,85 @@ START_TEST(nothing_placed_when_not_wanted)
 }
 END_TEST
 
+/* Streams whose sends carry a batch (xmit_len above the block). */
+static int
+batched(void)
+{
+	struct iperf_stream *sp;
+	int n = 0;
+
+	for (sp = test->run.streams; sp != NULL; sp = sp->next)
+		n += sp->xmit_len > sp->blksize;
+	return n;
+}
+
+/* A fresh set of n streams (the first `senders` sending), planned. */
+static int
+plan_fresh(int n, int senders, const char *local, const char *remote)
+{
+	test_free_streams(test);
+	add_streams(n, senders, local, remote);
+	placement_plan(test);
+	return batched();
+}
+
+START_TEST(fewer_streams_than_cpus_send_batches)
+{
+	struct iperf_stream *sp;
+
+	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
+	if (ncpu < 2) {
+		ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+		return;
+	}
+	ck_assert_int_eq(plan_fresh(ncpu - 1, ncpu - 1, "127.0.0.1",
+	    "127.0.0.1"), ncpu - 1);
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+		ck_assert_uint_eq(sp->xmit_len, PLACEMENT_BATCH_BYTES);
+		ck_assert_int_eq(sp->place_cpu, -1); /* nothing pinned */
+	}
+	ck_assert_ptr_null(test->run.place);
+	/* receivers never; one stream per CPU (all CPUs busy): none */
+	ck_assert_int_eq(plan_fresh(1, 0, "::1", "::1"), 0);
+	ck_assert_int_eq(plan_fresh(ncpu, ncpu, "::1", "::1"), 0);
+}
+END_TEST
+
+START_TEST(batches_only_unpaced_from_memory_default_blocks)
+{
+	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
+	if (ncpu < 2)
+		return;
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 1);
+	test->settings.rate = 1000000; /* -b */
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	test->settings.rate = 0;
+	test->settings.blksize_set = 1; /* -l 128K: as given */
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	test->settings.blksize_set = 0;
+	test->settings.blksize = 65536; /* a server's client asked -l 64K */
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
+	test_free_streams(test);
+	add_streams(1, 1, "127.0.0.1", "127.0.0.1");
+	test->run.streams->io.zerocopy = 1; /* -Z */
+	placement_plan(test);
+	ck_assert_int_eq(batched(), 0);
+	test->run.streams->io.zerocopy = 0;
+	setenv("IPERF3_PLACEMENT", "0", 1);
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	unsetenv("IPERF3_PLACEMENT");
+	test->opt.affinity = 0; /* -A */
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	test->opt.affinity = -1;
+	ck_assert_int_eq(plan_fresh(1, 1, "192.0.2.1", "192.0.2.2"), 0);
+	test->proto = &proto_udp;
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
+	test->proto = &proto_tcp;
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 1);
+}
+END_TEST
+
 START_TEST(a_remote_peer_is_left_alone)
 {
 	add_streams(2 * ncpu, 2 * ncpu, "192.0.2.1", "192.0.2.2");
@@ -242,6 +322,8 @@ make_suite(void)
 	tcase_add_test(tc, receivers_follow_and_bidir_senders_interleave);
 	tcase_add_test(tc, nothing_placed_when_not_wanted);
 	tcase_add_test(tc, a_remote_peer_is_left_alone);
+	tcase_add_test(tc, fewer_streams_than_cpus_send_batches);
+	tcase_add_test(tc, batches_only_unpaced_from_memory_default_blocks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -115,6 +115,28 @@ START_TEST(partial_send_keeps_the_rest)
 }
 END_TEST
 
+/* A batch (the block several times in one send) that went whole starts
+ * the next send at a fresh block; one that went in part goes on within
+ * its last block. */
+START_TEST(batch_send_goes_on_within_its_last_block)
+{
+	struct iperf_stream *sp = new_stream(1);
+
+	ck_assert_int_eq(stream_io_next(sp), 1);
+	stream_io_sent(sp, 4 * BLK);
+	ck_assert_int_eq(stream_io_next(sp), 1);
+	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
+	ck_assert_uint_eq(stream_io_left(sp), BLK);
+	stream_io_sent(sp, 2 * BLK + 30);
+	ck_assert_int_eq(stream_io_next(sp), 1);
+	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer + 30);
+	ck_assert_uint_eq(stream_io_left(sp), BLK - 30);
+	stream_io_sent(sp, BLK - 30);
+	ck_assert_int_eq(stream_io_next(sp), 1);
+	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
+}
+END_TEST
+
 START_TEST(file_source_reads_blocks_until_its_end)
 {
 	struct iperf_stream *sp;
@@ -305,6 +327,7 @@ make_suite(void)
 	tcase_add_test(tc, plain_sender_repeats_the_whole_buffer);
 	tcase_add_test(tc, repeating_payload_fills_digits);
 	tcase_add_test(tc, partial_send_keeps_the_rest);
+	tcase_add_test(tc, batch_send_goes_on_within_its_last_block);
 	tcase_add_test(tc, file_source_reads_blocks_until_its_end);
 	tcase_add_test(tc, missing_file_is_iefile);
 	suite_add_tcase(s, tc);

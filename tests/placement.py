@@ -14,6 +14,17 @@ server may use are read from /proc/PID/task/TID/status:
   - against iperf3 3.21 in both roles only our end's threads are placed,
     and the test's figures are whole.
 
+With fewer streams than usable CPUs a sender hands the kernel its block
+eight times per call (placement.h); seen in its --debug=2 note and, where
+strace is installed, in the sendmsg calls themselves:
+
+  - ours to ours forward and -R, our client to a 3.21 server, a 3.21
+    client to our server with -R: the sending end batches, the other does
+    not, figures whole;
+  - -n and -k counts come out as without batching (-n 1000000: 8 blocks;
+    -k 5: 5), forward and -R, and against 3.21;
+  - no batch with -l 128K, -b, IPERF3_PLACEMENT=0, or one stream per CPU.
+
 Skips (exit 77) with the reason printed on a machine with one CPU or
 without /proc.  The 3.21 program is looked for as
 testlib.peer_321_path() says.  Usage: placement.py OURS
@@ -232,6 +243,159 @@ def case_stock():
     record(f"3.21 client -P {n} to our server", not probs, "; ".join(probs))
 
 
+BATCH_NOTE = "sending stream(s) write 1048576 bytes per call"
+
+
+def debug_run(args, server=None, client=None, env=None, prefix=()):
+    """A 1-second loopback test with --debug=2 on our ends (text): the
+    client's output, the server's, and the client's exit status."""
+    port = free_port()
+    e = dict(os.environ)
+    e.update(env or {})
+    server = server or OURS
+    client = client or OURS
+    sargs = [server, "-s", "-1", "-p", str(port)]
+    if server == OURS:
+        sargs.append("--debug=2")
+    srv = subprocess.Popen(sargs, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, env=e, text=True)
+    try:
+        if not wait_listening(port, srv, time.time() + 10):
+            raise RuntimeError("server did not listen")
+        cargs = list(prefix) + [client, "-c", "127.0.0.1", "-p", str(port),
+                                "-t", "1"] + args
+        if client == OURS:
+            cargs.append("--debug=2")
+        cli = subprocess.run(cargs, capture_output=True, text=True,
+                             timeout=40, env=e)
+        sout, _ = srv.communicate(timeout=15)
+        return cli.stdout + cli.stderr, sout, cli.returncode
+    finally:
+        stop(srv)
+
+
+def batch_check(label, args, sender_batches, receiver=None, **kw):
+    """The sending end batches (or not); the receiving end never does."""
+    cout, sout, rc = debug_run(args, **kw)
+    reverse = "-R" in args
+    snd, rcv = (sout, cout) if reverse else (cout, sout)
+    probs = [f"client exit {rc}"] if rc != 0 else []
+    if (BATCH_NOTE in snd) != sender_batches:
+        probs.append("the sender " + ("did not batch" if sender_batches
+                                      else "batched"))
+    if BATCH_NOTE in rcv:
+        probs.append("the receiver batched")
+    if "receiver" not in cout:
+        probs.append("no receiver line in the client's output")
+    record(label, not probs, "; ".join(probs))
+
+
+def case_batch():
+    n = NCPU - 1
+    batch_check(f"-P {n}: the sender batches", ["-P", str(n)], True)
+    batch_check(f"-R -P {n}: the server's sender batches",
+                ["-R", "-P", str(n)], True)
+    ct, st, cp, sp, doc, rc = run(["-P", str(n)], secs=2)
+    probs = whole(doc) + ([f"client exit {rc}"] if rc != 0 else [])
+    record(f"-P {n} batched: figures whole", not probs, "; ".join(probs))
+
+
+def case_batch_not():
+    batch_check("-l 128K: no batch", ["-l", "128K"], False)
+    batch_check("-b 1G: no batch", ["-b", "1G"], False)
+    batch_check("IPERF3_PLACEMENT=0: no batch", [], False,
+                env={"IPERF3_PLACEMENT": "0"})
+    batch_check(f"-P {NCPU} (a stream per CPU): no batch",
+                ["-P", str(NCPU)], False)
+
+
+def counted(args, server=None, client=None):
+    """(bytes sent, bytes received) of a -J loopback test."""
+    port = free_port()
+    srv = subprocess.Popen([server or OURS, "-s", "-1", "-p", str(port)],
+                           stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    try:
+        if not wait_listening(port, srv, time.time() + 10):
+            raise RuntimeError("server did not listen")
+        cli = subprocess.run([client or OURS, "-c", "127.0.0.1", "-p",
+                              str(port), "-J"] + args, capture_output=True,
+                             text=True, timeout=40)
+        wait_exit(srv, 15)
+        end = json.loads(cli.stdout)["end"]
+        return end["sum_sent"]["bytes"], end["sum_received"]["bytes"]
+    finally:
+        stop(srv)
+
+
+def case_batch_counts():
+    blk = 131072
+    for args, want in ((["-n", "1000000"], 8 * blk), (["-k", "5"], 5 * blk),
+                       (["-n", "3M", "-R"], 24 * blk),
+                       (["-k", "7", "-R"], 7 * blk)):
+        got = counted(args)
+        off = counted(args + ["-l", "128K"])
+        probs = []
+        if got != (want, want):
+            probs.append(f"sent/received {got}, expected {want} each")
+        if got != off:
+            probs.append(f"without batching {off}")
+        record(f"{' '.join(args)}: counts as without batching", not probs,
+               "; ".join(probs))
+    if STOCK is not None:
+        got = counted(["-k", "5"], server=STOCK)
+        record("-k 5 to a 3.21 server: 5 blocks", got == (5 * blk, 5 * blk),
+               f"sent/received {got}")
+
+
+def case_batch_stock():
+    if STOCK is None:
+        print("SKIP: iperf3 3.21 not found (set IPERF3_PEER_321): "
+              "batches against 3.21")
+        return
+    batch_check("our client to a 3.21 server: our sender batches", [],
+                True, server=STOCK)
+    batch_check("a 3.21 client -R from our server: our sender batches",
+                ["-R"], True, client=STOCK)
+    for label, kw, args in (("our client to a 3.21 server", {"server": STOCK},
+                             []),
+                            ("3.21 client -R from our server",
+                             {"client": STOCK}, ["-R"])):
+        ct, st, cp, sp, doc, rc = run(args, secs=2, **kw)
+        probs = whole(doc) + ([f"client exit {rc}"] if rc != 0 else [])
+        record(f"{label}, batched: figures whole", not probs,
+               "; ".join(probs))
+
+
+def case_batch_syscalls():
+    """The calls themselves: sendmsg with 8 blocks of 131072 bytes."""
+    if not subprocess.run(["sh", "-c", "command -v strace"],
+                          capture_output=True).stdout:
+        print("SKIP: strace not installed: the batch's sendmsg calls")
+        return
+    for label, extra, want in (("batch: sendmsg of 8 blocks", [], True),
+                               ("-l 128K: no sendmsg batch", ["-l", "128K"],
+                                False)):
+        trace = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                             f"placement-strace-{os.getpid()}.txt")
+        try:
+            cout, sout, rc = debug_run(extra, prefix=(
+                "strace", "-f", "-qq", "-e", "trace=sendmsg", "-o", trace))
+            with open(trace, encoding="utf-8", errors="replace") as f:
+                calls = [ln for ln in f if "sendmsg(" in ln]
+        finally:
+            if os.path.exists(trace):
+                os.unlink(trace)
+        full = [c for c in calls if c.count("iov_len=131072") == 8]
+        probs = [f"client exit {rc}"] if rc != 0 else []
+        if want and not full:
+            probs.append(f"no sendmsg of 8 blocks in {len(calls)} calls")
+        if not want and full:
+            probs.append(f"{len(full)} sendmsg calls of 8 blocks")
+        record(label, not probs, "; ".join(probs) or
+               f"{len(full)} of {len(calls)} sendmsg calls carry 8 blocks")
+
+
 def main():
     global OURS, STOCK, NCPU
     OURS = sys.argv[1]
@@ -249,7 +413,8 @@ def main():
         print(f"note: {NCPU} CPUs: -P {2 * NCPU} tests")
     for case in (case_forward, case_reverse, case_bidir, case_off,
                  case_few, case_udp, case_affinity, case_taskset,
-                 case_stock):
+                 case_stock, case_batch, case_batch_not, case_batch_counts,
+                 case_batch_stock, case_batch_syscalls):
         try:
             case()
         except (OSError, RuntimeError, subprocess.SubprocessError,
