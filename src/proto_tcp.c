@@ -245,7 +245,8 @@ tcp_send(struct iperf_stream *sp)
 		}
 		memset(&msg, 0, sizeof(msg));
 		msg.msg_iov = iov;
-		msg.msg_iovlen = k;
+		/* size_t in glibc, int in musl */
+		msg.msg_iovlen = (__typeof__(msg.msg_iovlen))k;
 		return sendmsg(sp->socket, &msg, MSG_NOSIGNAL);
 	}
 	return send(sp->socket, stream_io_data(sp), stream_io_left(sp),
