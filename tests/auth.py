@@ -73,6 +73,15 @@ class Server:
         # If it does not come up, the cases that use it fail (and say so).
         testlib.wait_listening(self.port, self.proc, time.time() + 15)
 
+    def run_client(self, *args, **kw):
+        """client() against this server, then wait for it to listen
+        again: a stock server opens a new listening socket after every
+        test, refused ones included."""
+        inode = testlib.listener_inode(self.port, self.proc.pid)
+        r = client(*args, **kw)
+        testlib.wait_relisten(self.port, self.proc, inode, time.time() + 10)
+        return r
+
     def alive(self):
         return self.proc.poll() is None
 
@@ -397,14 +406,17 @@ def with_stock(e):
         return
     srv = e.server(e.stock)
     try:
-        r = client(e.ours, srv.port, "mario", e.pub, "rossi", pkcs1=True)
+        r = srv.run_client(e.ours, srv.port, "mario", e.pub, "rossi",
+                           pkcs1=True)
         record("ours (PKCS#1) -> stock 3.12 server", ok_run(r), show(r))
         for name, pwd, pkcs1 in (("wrong password", "nope", True),
                                  ("OAEP token", "rossi", False)):
-            r = client(e.ours, srv.port, "mario", e.pub, pwd, pkcs1=pkcs1)
+            r = srv.run_client(e.ours, srv.port, "mario", e.pub, pwd,
+                               pkcs1=pkcs1)
             record(f"ours -> stock 3.12 server refuses: {name}",
                    refused(r, "test authorization failed"), show(r))
-        r = client(e.ours, srv.port, "mario", e.pub, "rossi", pkcs1=True)
+        r = srv.run_client(e.ours, srv.port, "mario", e.pub, "rossi",
+                           pkcs1=True)
         record("ours (PKCS#1) -> stock 3.12 server, again", ok_run(r), show(r))
     finally:
         srv.stop()

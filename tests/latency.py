@@ -33,9 +33,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (check_distribution, free_port, refusal_problems,  # noqa: E402
-                     report, run_cases, skip, stock_peers, stop, topo_or_skip,
-                     wait_listening)
+from testlib import (check_distribution, free_port, listener_inode,  # noqa: E402
+                     refusal_problems, report, run_cases, skip, stock_peers,
+                     stop, topo_or_skip, wait_listening, wait_relisten)
 from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
@@ -183,18 +183,14 @@ def case_stock():
                 report(f"stock {ver} server refuses --latency",
                        ["server did not listen"])
                 continue
+            inode = listener_inode(port, srv.pid)
             rc, out, err, secs = run([OURS, "-c", "127.0.0.1", "-p",
                                       str(port), "-t", "2", "--latency"])
             probs += refusal_problems(rc, out, err, secs)
-            # A stock server closes its listening socket after a test ends
-            # and opens a new one; a client connecting in that window is
-            # reset. So the plain test gets three tries, 0.5 s apart.
-            for _ in range(3):
-                time.sleep(0.5)
-                rc2, out2, err2, _ = run([OURS, "-c", "127.0.0.1", "-p",
-                                          str(port), "-t", "1"])
-                if rc2 == 0 or "control socket" not in out2 + err2:
-                    break
+            # A stock server listens on a new socket after every test.
+            wait_relisten(port, srv, inode, time.time() + 10)
+            rc2, out2, err2, _ = run([OURS, "-c", "127.0.0.1", "-p",
+                                      str(port), "-t", "1"])
             if rc2 != 0:
                 probs.append(f"plain test after it: exit {rc2}: "
                              f"{(out2 + err2)[-200:]}")

@@ -228,14 +228,12 @@ def bound(port, addr="127.0.0.1", reuseaddr=True):
     return False
 
 
-def listening(port, pid=None):
-    """Is a TCP socket listening on `port`?  Read from /proc/PID/net/tcp
-    and tcp6 (the network namespace of process `pid`; without one, ours):
-    no socket is bound or connected, so the probe can neither take the
-    port from a server that is about to bind it nor count as a client.
-    None when /proc cannot tell (not mounted)."""
+def _tcp_sockets(pid=None):
+    """The rows of /proc/PID/net/tcp and tcp6 (the network namespace of
+    process `pid`; without one, ours), each split into its columns; None
+    when /proc cannot tell (not mounted)."""
     base = f"/proc/{pid}/net" if pid is not None else "/proc/net"
-    seen = False
+    seen, out = False, []
     for name in ("tcp", "tcp6"):
         try:
             with open(f"{base}/{name}") as f:
@@ -243,12 +241,62 @@ def listening(port, pid=None):
         except OSError:
             continue
         seen = True
-        for row in rows:
-            cols = row.split()
-            if len(cols) > 3 and cols[3] == "0A" and \
-                    int(cols[1].rsplit(":", 1)[1], 16) == port:
-                return True
-    return False if seen else None
+        out += [cols for cols in (row.split() for row in rows)
+                if len(cols) > 9]
+    return out if seen else None
+
+
+def _port(address):
+    """The port of a /proc/net/tcp address column ("0100007F:1451")."""
+    return int(address.rsplit(":", 1)[1], 16)
+
+
+def _listener(port, pid):
+    """The /proc row of the socket listening on `port`: the row, False
+    when none listens, None when /proc cannot tell."""
+    rows = _tcp_sockets(pid)
+    if rows is None:
+        return None
+    for cols in rows:
+        if cols[3] == "0A" and _port(cols[1]) == port:
+            return cols
+    return False
+
+
+def listening(port, pid=None):
+    """Is a TCP socket listening on `port`?  Read from /proc/PID/net/tcp
+    and tcp6 (the network namespace of process `pid`; without one, ours):
+    no socket is bound or connected, so the probe can neither take the
+    port from a server that is about to bind it nor count as a client.
+    None when /proc cannot tell (not mounted)."""
+    row = _listener(port, pid)
+    return None if row is None else bool(row)
+
+
+def listener_inode(port, pid=None):
+    """The inode of the socket listening on `port`, read as listening()
+    does; None when none listens or /proc cannot tell."""
+    row = _listener(port, pid)
+    return row[9] if row else None
+
+
+def wait_relisten(port, proc, inode, deadline):
+    """A stock iperf3 server closes its listening socket when a test ends
+    and listens on a new one; a client that connects in between is reset.
+    After a test against such a server, wait (until `deadline`) for a
+    listener on `port` other than the one with `inode` (listener_inode()
+    taken before the test).  True once there is one, False when the
+    process exits, /proc cannot tell or the time runs out."""
+    if inode is None:
+        return False
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            return False
+        now = listener_inode(port, proc.pid)
+        if now is not None and now != inode:
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def wait_listening(port, proc, deadline, addr="127.0.0.1", reuseaddr=True):
@@ -273,20 +321,8 @@ def connections(port, pid=None):
     """How many TCP connections to `port` are established (counted at the
     connecting end: remote port == port), from /proc/[PID/]net/tcp{,6}
     like listening()."""
-    base = f"/proc/{pid}/net" if pid is not None else "/proc/net"
-    n = 0
-    for name in ("tcp", "tcp6"):
-        try:
-            with open(f"{base}/{name}") as f:
-                rows = f.readlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            cols = row.split()
-            if len(cols) > 3 and cols[3] == "01" and \
-                    int(cols[2].rsplit(":", 1)[1], 16) == port:
-                n += 1
-    return n
+    return sum(1 for cols in _tcp_sockets(pid) or ()
+               if cols[3] == "01" and _port(cols[2]) == port)
 
 
 def wait_connections(port, n, proc, deadline):
