@@ -1,4 +1,5 @@
-/* addr.c - socket addresses as text (see addr.h). */
+/* addr.c - socket addresses as text, and which name one host (see
+ * addr.h). */
 #include "config.h"
 
 #include <sys/types.h>
@@ -42,14 +43,61 @@ addr_format(const struct sockaddr_storage *ss, char *host, size_t hlen,
 	}
 }
 
+/* The host of ss as IPv4 (4 bytes, mapped IPv6 included) or IPv6 (16
+ * bytes) in out: its length; 0 for another family or when len is short of
+ * the family's address. */
+static size_t
+host_bytes(const struct sockaddr_storage *ss, socklen_t len,
+    unsigned char out[16])
+{
+	if (ss->ss_family == AF_INET &&
+	    len >= (socklen_t)sizeof(struct sockaddr_in)) {
+		memcpy(out, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+		return 4;
+	}
+	if (ss->ss_family == AF_INET6 &&
+	    len >= (socklen_t)sizeof(struct sockaddr_in6)) {
+		const unsigned char *a =
+		    ((const struct sockaddr_in6 *)ss)->sin6_addr.s6_addr;
+
+		if (addr_is_mapped_v4(ss)) {
+			memcpy(out, a + 12, 4);
+			return 4;
+		}
+		memcpy(out, a, 16);
+		return 16;
+	}
+	return 0;
+}
+
+static int
+host_is_loopback(const unsigned char *a, size_t n)
+{
+	return n == 4 ? a[0] == 127 :
+	    memcmp(a, &in6addr_loopback, sizeof(in6addr_loopback)) == 0;
+}
+
 int
 addr_same_host(const struct sockaddr_storage *a,
     const struct sockaddr_storage *b)
 {
-	char ha[64], hb[64];
-	int pa, pb;
+	unsigned char ha[16], hb[16];
+	size_t na = host_bytes(a, sizeof(*a), ha);
 
-	addr_format(a, ha, sizeof(ha), &pa);
-	addr_format(b, hb, sizeof(hb), &pb);
-	return strcmp(ha, hb) == 0;
+	return na != 0 && host_bytes(b, sizeof(*b), hb) == na &&
+	    memcmp(ha, hb, na) == 0;
+}
+
+int
+addr_within_host(const struct sockaddr_storage *a, socklen_t alen,
+    const struct sockaddr_storage *b, socklen_t blen)
+{
+	unsigned char ha[16], hb[16];
+	size_t na = host_bytes(a, alen, ha);
+
+	if (na == 0 || host_bytes(b, blen, hb) != na)
+		return 0;
+	if (host_is_loopback(ha, na) && host_is_loopback(hb, na))
+		return 1;
+	return addr_same_host(a, b);
 }

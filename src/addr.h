@@ -1,13 +1,14 @@
 /*
- * addr.h - socket addresses as text: pure functions on a sockaddr (no
- * socket, no system call), for the reporters and the server's bookkeeping.
+ * addr.h - socket addresses as text, and whether two name one host: pure
+ * functions on a sockaddr (no socket, no system call), for the reporters,
+ * the server's bookkeeping and same-host placement.
  */
 #ifndef IPERF_ADDR_H
 #define IPERF_ADDR_H
 
 #include <stddef.h>
-
-struct sockaddr_storage;
+#include <sys/types.h>
+#include <sys/socket.h>
 
 /* Numeric host text (an IPv4-mapped IPv6 address as IPv4) and port;
  * "" and 0 for other families. */
@@ -19,5 +20,12 @@ int addr_is_mapped_v4(const struct sockaddr_storage *ss);
  * address and the IPv4 address are the same host)? */
 int addr_same_host(const struct sockaddr_storage *a,
     const struct sockaddr_storage *b);
+/* 1 if a connection between a and b (with the lengths the socket calls
+ * gave) stays inside this host: both loopback (127.0.0.0/8, ::1) or the
+ * same host as addr_same_host() says, within one family once IPv4-mapped
+ * IPv6 counts as IPv4 (::1 and 127.0.0.1 are not); 0 for other families
+ * and for an address shorter than its family's. */
+int addr_within_host(const struct sockaddr_storage *a, socklen_t alen,
+    const struct sockaddr_storage *b, socklen_t blen);
 
 #endif /* IPERF_ADDR_H */

@@ -101,10 +101,5 @@ int net_getsockdomain(int fd);
 /* Write all of buf to a socket (blocking or not: EAGAIN waits in poll()),
  * within timeout_us in all; 0, or -1 with errno (ETIMEDOUT at the end). */
 int net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us);
-/* 1 if a connection between addresses a and b stays inside this host:
- * both loopback (127.0.0.0/8, ::1) or both the same address (a host
- * reaching one of its own addresses); IPv4-mapped IPv6 counts as IPv4. */
-int net_same_host(const struct sockaddr *a, socklen_t alen,
-    const struct sockaddr *b, socklen_t blen);
 
 #endif /* IPERF_NET_H */

@@ -9,8 +9,8 @@
 #include <sched.h>
 #endif
 
+#include "addr.h"
 #include "iperf.h"
-#include "net.h"
 #include "notes.h"
 #include "placement.h"
 #include "proto.h"
@@ -36,9 +36,8 @@ wanted(const struct iperf_test *test)
 		return 0;
 	if (test->opt.affinity >= 0 || test->settings.server_affinity >= 0)
 		return 0;
-	return net_same_host((const struct sockaddr *)&first->local_addr,
-	    first->local_len, (const struct sockaddr *)&first->remote_addr,
-	    first->remote_len);
+	return addr_within_host(&first->local_addr, first->local_len,
+	    &first->remote_addr, first->remote_len);
 }
 
 /* A sender that may hand the kernel several blocks per call: unpaced,

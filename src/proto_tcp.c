@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "addr.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
@@ -264,9 +265,8 @@ tcp_stream_init(struct iperf_stream *sp)
 #ifdef TCP_NOTSENT_LOWAT
 		int lowat = TCP_LOCAL_NOTSENT;
 
-		if (net_same_host((const struct sockaddr *)&sp->local_addr,
-			sp->local_len, (const struct sockaddr *)&sp->remote_addr,
-			sp->remote_len))
+		if (addr_within_host(&sp->local_addr, sp->local_len,
+			&sp->remote_addr, sp->remote_len))
 			(void)setsockopt(sp->socket, IPPROTO_TCP,
 			    TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
 #endif

@@ -1,4 +1,4 @@
-/* check_placement.c - net_same_host() and the plan of placement.h. */
+/* check_placement.c - addr_within_host() and the plan of placement.h. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "addr.h"
 #include "check_main.h"
 #include "iperf.h"
-#include "net.h"
 #include "placement.h"
 #include "proto.h"
 #include "stream.h"
@@ -45,8 +45,7 @@ same(const char *a, const char *b)
 
 	ck_assert_int_eq(addr(a, &sa, &la), 1);
 	ck_assert_int_eq(addr(b, &sb, &lb), 1);
-	return net_same_host((struct sockaddr *)&sa, la,
-	    (struct sockaddr *)&sb, lb);
+	return addr_within_host(&sa, la, &sb, lb);
 }
 
 START_TEST(loopback_and_own_addresses_are_the_same_host)
@@ -75,11 +74,31 @@ START_TEST(other_addresses_are_not)
 	/* another family, or an address cut short */
 	(void)addr("127.0.0.1", &sa, &la);
 	(void)addr("127.0.0.1", &sb, &lb);
-	ck_assert_int_eq(net_same_host((struct sockaddr *)&sa, 4,
-	    (struct sockaddr *)&sb, lb), 0);
+	ck_assert_int_eq(addr_within_host(&sa, 4, &sb, lb), 0);
 	sa.ss_family = AF_UNIX;
-	ck_assert_int_eq(net_same_host((struct sockaddr *)&sa, la,
-	    (struct sockaddr *)&sb, lb), 0);
+	ck_assert_int_eq(addr_within_host(&sa, la, &sb, lb), 0);
+}
+END_TEST
+
+/* addr_same_host(), which addr_within_host() builds on: ports and the
+ * IPv4-mapped form do not matter, other families are no host. */
+START_TEST(same_host_ignores_ports_and_the_mapped_form)
+{
+	struct sockaddr_storage sa, sb;
+	socklen_t la, lb;
+
+	(void)addr("::ffff:10.1.2.3", &sa, &la);
+	(void)addr("10.1.2.3", &sb, &lb);
+	((struct sockaddr_in *)&sb)->sin_port = htons(5201);
+	ck_assert_int_eq(addr_same_host(&sa, &sb), 1);
+	(void)addr("10.1.2.4", &sb, &lb);
+	ck_assert_int_eq(addr_same_host(&sa, &sb), 0);
+	(void)addr("2001:db8::1", &sa, &la);
+	(void)addr("2001:db8::1", &sb, &lb);
+	ck_assert_int_eq(addr_same_host(&sa, &sb), 1);
+	sa.ss_family = AF_UNIX;
+	sb.ss_family = AF_UNIX;
+	ck_assert_int_eq(addr_same_host(&sa, &sb), 0);
 }
 END_TEST
 
@@ -315,6 +334,7 @@ make_suite(void)
 
 	tcase_add_test(tc, loopback_and_own_addresses_are_the_same_host);
 	tcase_add_test(tc, other_addresses_are_not);
+	tcase_add_test(tc, same_host_ignores_ports_and_the_mapped_form);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_checked_fixture(tc, setup, teardown);
