@@ -16,7 +16,7 @@ server may use are read from /proc/PID/task/TID/status:
 
 With fewer streams than usable CPUs a sender hands the kernel its block
 eight times per call (placement.h); seen in its --debug=2 note and, where
-strace is installed, in the sendmsg calls themselves:
+strace can trace, in the sendmsg calls themselves:
 
   - ours to ours forward and -R, our client to a 3.21 server, a 3.21
     client to our server with -R: the sending end batches, the other does
@@ -36,8 +36,9 @@ import subprocess
 import sys
 import time
 
-from testlib import (free_port, peer_321_path, peer_version, record, stop,
-                     summary, wait_exit, wait_listening)
+from testlib import (free_port, one_test, peer_321_path, peer_version,
+                     record, stop, strace_unavailable, summary, wait_exit,
+                     wait_listening)
 
 OURS = STOCK = None
 NCPU = 0
@@ -257,21 +258,12 @@ def debug_run(args, server=None, client=None, env=None, prefix=()):
     sargs = [server, "-s", "-1", "-p", str(port)]
     if server == OURS:
         sargs.append("--debug=2")
-    srv = subprocess.Popen(sargs, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, env=e, text=True)
-    try:
-        if not wait_listening(port, srv, time.time() + 10):
-            raise RuntimeError("server did not listen")
-        cargs = list(prefix) + [client, "-c", "127.0.0.1", "-p", str(port),
-                                "-t", "1"] + args
-        if client == OURS:
-            cargs.append("--debug=2")
-        cli = subprocess.run(cargs, capture_output=True, text=True,
-                             timeout=40, env=e)
-        sout, _ = srv.communicate(timeout=15)
-        return cli.stdout + cli.stderr, sout, cli.returncode
-    finally:
-        stop(srv)
+    cargs = list(prefix) + [client, "-c", "127.0.0.1", "-p", str(port),
+                            "-t", "1"] + args
+    if client == OURS:
+        cargs.append("--debug=2")
+    cli, _, sout, serr = one_test(sargs, cargs, timeout=40, env=e)
+    return cli.stdout + cli.stderr, sout + serr, cli.returncode
 
 
 def batch_check(label, args, sender_batches, receiver=None, **kw):
@@ -312,20 +304,11 @@ def case_batch_not():
 def counted(args, server=None, client=None):
     """(bytes sent, bytes received) of a -J loopback test."""
     port = free_port()
-    srv = subprocess.Popen([server or OURS, "-s", "-1", "-p", str(port)],
-                           stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-    try:
-        if not wait_listening(port, srv, time.time() + 10):
-            raise RuntimeError("server did not listen")
-        cli = subprocess.run([client or OURS, "-c", "127.0.0.1", "-p",
-                              str(port), "-J"] + args, capture_output=True,
-                             text=True, timeout=40)
-        wait_exit(srv, 15)
-        end = json.loads(cli.stdout)["end"]
-        return end["sum_sent"]["bytes"], end["sum_received"]["bytes"]
-    finally:
-        stop(srv)
+    cli, _, _, _ = one_test([server or OURS, "-s", "-1", "-p", str(port)],
+                            [client or OURS, "-c", "127.0.0.1", "-p",
+                             str(port), "-J"] + args, timeout=40)
+    end = json.loads(cli.stdout)["end"]
+    return end["sum_sent"]["bytes"], end["sum_received"]["bytes"]
 
 
 def case_batch_counts():
@@ -369,9 +352,9 @@ def case_batch_stock():
 
 def case_batch_syscalls():
     """The calls themselves: sendmsg with 8 blocks of 131072 bytes."""
-    if not subprocess.run(["sh", "-c", "command -v strace"],
-                          capture_output=True).stdout:
-        print("SKIP: strace not installed: the batch's sendmsg calls")
+    why = strace_unavailable()
+    if why:
+        print(f"SKIP: {why}: the batch's sendmsg calls")
         return
     for label, extra, want in (("batch: sendmsg of 8 blocks", [], True),
                                ("-l 128K: no sendmsg batch", ["-l", "128K"],

@@ -473,17 +473,19 @@ def argv_port(argv, default=5201):
     return default
 
 
-def one_test(server_argv, client_argv, timeout=30, listen_timeout=10):
+def one_test(server_argv, client_argv, timeout=30, listen_timeout=10,
+             env=None):
     """Start a server (with -1 or its own end), wait until it listens on
     its port (-p in server_argv, else 5201; at most `listen_timeout` s),
     run the client to its end (at most `timeout` s), then collect the
-    server (at most 15 s).  Returns (client CompletedProcess, server exit
-    status, server stdout, server stderr), all text; the server is killed
-    if it is still running.  A server that never listens is a failure the
-    caller sees: the client is not run, and its CompletedProcess has exit
-    status None and says so on stderr."""
+    server (at most 15 s).  Both run with `env` (None: ours).  Returns
+    (client CompletedProcess, server exit status, server stdout, server
+    stderr), all text; the server is killed if it is still running.  A
+    server that never listens is a failure the caller sees: the client is
+    not run, and its CompletedProcess has exit status None and says so on
+    stderr."""
     srv = subprocess.Popen(server_argv, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True)
+                           stderr=subprocess.PIPE, text=True, env=env)
     try:
         port = argv_port(server_argv)
         if not wait_listening(port, srv, time.time() + listen_timeout):
@@ -496,7 +498,7 @@ def one_test(server_argv, client_argv, timeout=30, listen_timeout=10):
                 f"{serr.strip()[-300:]!r})")
             return cli, srv.returncode, sout, serr
         cli = subprocess.run(client_argv, capture_output=True, text=True,
-                             timeout=timeout)
+                             timeout=timeout, env=env)
         sout, serr = srv.communicate(timeout=15)
     finally:
         stop(srv)
