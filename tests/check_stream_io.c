@@ -74,18 +74,24 @@ new_stream(int sender)
 	return sp;
 }
 
+/* The next send of an in-memory stream: its block, from byte off. */
+static void
+next_at(struct iperf_stream *sp, size_t off)
+{
+	ck_assert_int_eq(stream_io_next(sp), 1);
+	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer + off);
+	ck_assert_uint_eq(stream_io_left(sp), BLK - off);
+}
+
 START_TEST(plain_sender_repeats_the_whole_buffer)
 {
 	struct iperf_stream *sp = new_stream(1);
 
 	ck_assert_int_eq(stream_io_open(sp), 0);
 	ck_assert_int_eq(sp->io.zerocopy, 0);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_uint_eq(stream_io_left(sp), BLK);
+	next_at(sp, 0);
 	stream_io_sent(sp, BLK);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
-	ck_assert_uint_eq(stream_io_left(sp), BLK);
+	next_at(sp, 0);
 }
 END_TEST
 
@@ -104,14 +110,11 @@ START_TEST(partial_send_keeps_the_rest)
 {
 	struct iperf_stream *sp = new_stream(1);
 
-	ck_assert_int_eq(stream_io_next(sp), 1);
+	next_at(sp, 0);
 	stream_io_sent(sp, 50);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer + 50);
-	ck_assert_uint_eq(stream_io_left(sp), BLK - 50);
+	next_at(sp, 50);
 	stream_io_sent(sp, BLK - 50);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
+	next_at(sp, 0);
 }
 END_TEST
 
@@ -122,18 +125,13 @@ START_TEST(batch_send_goes_on_within_its_last_block)
 {
 	struct iperf_stream *sp = new_stream(1);
 
-	ck_assert_int_eq(stream_io_next(sp), 1);
+	next_at(sp, 0);
 	stream_io_sent(sp, 4 * BLK);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
-	ck_assert_uint_eq(stream_io_left(sp), BLK);
+	next_at(sp, 0);
 	stream_io_sent(sp, 2 * BLK + 30);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer + 30);
-	ck_assert_uint_eq(stream_io_left(sp), BLK - 30);
+	next_at(sp, 30);
 	stream_io_sent(sp, BLK - 30);
-	ck_assert_int_eq(stream_io_next(sp), 1);
-	ck_assert_ptr_eq(stream_io_data(sp), sp->buffer);
+	next_at(sp, 0);
 }
 END_TEST
 
