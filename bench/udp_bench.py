@@ -8,8 +8,9 @@
    ours (client and server) side by side with stock, and the ratio.
 
 Usage: udp_bench.py [OURS] [STOCK]   (defaults: _build/src/iperf3, iperf3)
-Exit status 1 if the pacing criterion fails, 2 on bad usage.  This is a benchmark, not a
-unit test: run it by hand or from CI's optional benchmark step.
+Exit status 1 if the pacing criterion fails, 2 on bad usage.  This is a
+benchmark, not a unit test: run it by hand (CI only checks that it
+answers bad usage, in tests/bench_smoke.test).
 """
 import json
 import os

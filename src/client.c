@@ -504,6 +504,7 @@ static void
 client_finish(struct iperf_test *test)
 {
 	test->run.done = 1;
+	session_stop_measuring(test);
 	affinity_restore(test);
 	test->reporter->finish(test);
 }

@@ -114,6 +114,11 @@ report_json_doc_interval(struct iperf_test *test, const cJSON *iv)
 	if (text == NULL)
 		return;
 	pthread_mutex_lock(test->out_lock);
+	if (test->run.json_doc_state == 2) { /* closed: nothing after it */
+		pthread_mutex_unlock(test->out_lock);
+		cJSON_free(text);
+		return;
+	}
 	if (test->run.json_doc_state == 0)
 		put_head(test);
 	if (test->run.json_doc_count++ > 0)

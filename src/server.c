@@ -432,6 +432,7 @@ server_end(struct iperf_test *test)
 {
 	server_drop_pending(test);
 	server_limits_stop(test);
+	session_stop_measuring(test);
 	stream_stop_workers(test, 0);
 	/* Let the client see our last control message before its data
 	 * connections go away (it may still be writing to them). */

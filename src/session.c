@@ -456,6 +456,14 @@ session_start_measuring(struct iperf_test *test)
 }
 
 void
+session_stop_measuring(struct iperf_test *test)
+{
+	evloop_cancel_timer(test->loop, &test->run.stats_timer);
+	evloop_cancel_timer(test->loop, &test->run.omit_timer);
+	evloop_cancel_timer(test->loop, &test->run.end_timer);
+}
+
+void
 session_collect_final(struct iperf_test *test)
 {
 	struct cpu_sample end;
@@ -464,9 +472,7 @@ session_collect_final(struct iperf_test *test)
 	if (test->run.final_collected)
 		return;
 	test->run.final_collected = 1;
-	evloop_cancel_timer(test->loop, &test->run.stats_timer);
-	evloop_cancel_timer(test->loop, &test->run.omit_timer);
-	evloop_cancel_timer(test->loop, &test->run.end_timer);
+	session_stop_measuring(test);
 	stats_keep_sender_info(test);
 	stream_stop_workers(test, 0);
 	note_flush(test);

@@ -75,6 +75,9 @@ int session_send_state(struct iperf_test *test, signed char state);
 int session_check_cb(timer_id t, uint64_t now_us, void *arg);
 /* TEST_START: clocks, CPU baseline, interval/omit timers. */
 int session_start_measuring(struct iperf_test *test);
+/* Cancel the interval, omit and end timers (a test that ended, or failed
+ * in the middle of a loop pass, takes no interval after its report). */
+void session_stop_measuring(struct iperf_test *test);
 /* Stop workers, take the final interval, CPU and congestion figures. */
 void session_collect_final(struct iperf_test *test);
 /* Send this end's result document / apply the peer's. */

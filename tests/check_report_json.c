@@ -92,6 +92,37 @@ START_TEST(client_intervals_match_the_tcp_capture)
 }
 END_TEST
 
+/* The CLI's -J written as the run goes: an interval taken after the
+ * document was closed (a failure and a due interval timer in one loop
+ * pass) writes nothing, so the output stays one JSON document. */
+START_TEST(streamed_document_takes_no_interval_after_finish)
+{
+	struct fx f;
+	struct iperf_stream *sp = tcp_client_start(&f);
+	const char *out, *end = NULL;
+	cJSON *doc;
+
+	report_json_incremental(f.t, 1);
+	tcpinfo(fx_interval(sp, 0, 0.2, 0.2, 1000000), 0, 1, 1, 1, 1, 0);
+	f.t->reporter->interval(f.t);
+	f.t->reporter->error(f.t, "the control socket closed");
+	f.t->reporter->finish(f.t);
+	ck_assert_int_eq(f.t->run.json_doc_state, 2);
+	tcpinfo(fx_interval(sp, 0.2, 0.4, 0.2, 1000000), 0, 1, 1, 1, 1, 0);
+	f.t->reporter->interval(f.t);
+	out = fx_out(&f);
+	doc = cJSON_ParseWithOpts(out, &end, 0);
+	ck_assert_ptr_nonnull(doc);
+	end += strspn(end, " \t\n");
+	ck_assert_str_eq(end, "");
+	ck_assert_int_eq(cJSON_GetArraySize(
+	    cJSON_GetObjectItemCaseSensitive(doc, "intervals")), 1);
+	ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(doc, "error"));
+	cJSON_Delete(doc);
+	fx_free(&f);
+}
+END_TEST
+
 START_TEST(udp_client_intervals_match_the_capture)
 {
 	struct fx f;
@@ -470,6 +501,7 @@ report_json_tcase(void)
 
 	tcase_add_test(tc, client_start_object_matches_the_tcp_capture);
 	tcase_add_test(tc, client_intervals_match_the_tcp_capture);
+	tcase_add_test(tc, streamed_document_takes_no_interval_after_finish);
 	tcase_add_test(tc, udp_client_intervals_match_the_capture);
 	tcase_add_test(tc, udp_server_start_repeats_the_target_bitrate);
 	tcase_add_test(tc, udp_server_intervals_carry_jitter_and_loss);
