@@ -25,7 +25,6 @@ import json
 import os
 import platform
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,7 +32,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
-from testlib import peer_321_path, peer_version  # noqa: E402
+from testlib import (free_port, peer_321_path, peer_version,  # noqa: E402
+                     wait_listening)
 
 CASES = [
     ("tcp P1", ["-P", "1"], "goodput"),
@@ -44,25 +44,6 @@ CASES = [
 ]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_listening(port, proc, limit=5.0):
-    t0 = time.time()
-    while time.time() - t0 < limit and proc.poll() is None:
-        with socket.socket() as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return True
-        time.sleep(0.05)
-    return False
-
-
 def run_once(binary, args, secs):
     """One test, both ends `binary`: the client's -J document."""
     port = free_port()
@@ -70,7 +51,7 @@ def run_once(binary, args, secs):
                            stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
     try:
-        if not wait_listening(port, srv):
+        if not wait_listening(port, srv, time.time() + 5):
             raise RuntimeError(f"{binary}: server did not start")
         cli = subprocess.run([binary, "-c", "127.0.0.1", "-p", str(port),
                               "-J", "-t", str(secs)] + args,

@@ -15,24 +15,22 @@ answers bad usage, in tests/bench_smoke.test).
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+from testlib import free_port, wait_listening  # noqa: E402
 
 
 def run(server, client, args, secs):
     port = free_port()
     srv = subprocess.Popen([server, "-s", "-1", "-J", "-p", str(port)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(0.5)
     try:
+        if not wait_listening(port, srv, time.time() + 5):
+            raise RuntimeError(f"{server}: server did not start")
         cli = subprocess.run([client, "-c", "127.0.0.1", "-p", str(port),
                               "-J"] + args, capture_output=True,
                              timeout=secs + 30)
@@ -90,7 +88,6 @@ def usage(why):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
     args = sys.argv[1:]
     if any(a in ("-h", "--help") for a in args):
         print(__doc__)
@@ -101,7 +98,7 @@ def main():
     if len(args) > 2:
         return usage("two programs at most")
     ours = args[0] if args else \
-        os.path.join(here, "..", "_build", "src", "iperf3")
+        os.path.join(HERE, "..", "_build", "src", "iperf3")
     stock = args[1] if len(args) > 1 else shutil.which("iperf3")
     for what, path in (("ours", ours), ("stock", stock)):
         if not path or not (os.path.isfile(path) and os.access(path, os.X_OK)):

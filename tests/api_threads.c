@@ -13,13 +13,16 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <iperf_api.h>
@@ -38,10 +41,10 @@ check(int ok, const char *what)
 		failures++;
 }
 
-/* A loopback port: bound (and kept bound, not listening) when hold != 0,
- * so nobody else gets it; else released for a server to take. */
+/* A port bound on loopback (not listening): nobody else gets it while
+ * *fd_out stays open; nothing listens there.  The kernel picks it. */
 static int
-loopback_port(int hold, int *fd_out)
+held_port(int *fd_out)
 {
 	struct sockaddr_in sa;
 	socklen_t len = sizeof(sa);
@@ -55,11 +58,68 @@ loopback_port(int hold, int *fd_out)
 		perror("port");
 		exit(99);
 	}
-	if (hold)
-		*fd_out = fd;
-	else
-		close(fd);
+	*fd_out = fd;
 	return ntohs(sa.sin_port);
+}
+
+/* Can a server bind this TCP port now (any address)? */
+static int
+bindable(int port)
+{
+	struct sockaddr_in sa;
+	int one = 1, ok, fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((unsigned short)port);
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	ok = bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
+
+/* A port for a server of ours, the way tests/testlib.py free_port() picks
+ * one: below the kernel's ephemeral range (so no connection made by a
+ * test running beside this one is given it before our server binds it),
+ * free now, and claimed against the other test processes by the abstract
+ * Unix socket name they also use, held until this process exits. */
+static int
+server_port(void)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_local_port_range", "r");
+	int top = 32768, low, port, tries, fd;
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &top) != 1)
+			top = 32768;
+		fclose(f);
+	}
+	low = top - 12000 > 1024 ? top - 12000 : 1024;
+	srand((unsigned)getpid() ^ (unsigned)time(NULL));
+	for (tries = 0; top - low >= 1000 && tries < 1000; tries++) {
+		struct sockaddr_un su;
+
+		port = low + rand() % (top - low);
+		if (port == 5201 || !bindable(port))
+			continue;
+		memset(&su, 0, sizeof(su));
+		su.sun_family = AF_UNIX;
+		snprintf(su.sun_path + 1, sizeof(su.sun_path) - 1,
+		    "iperf3-tests-port-%d", port);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		if (fd >= 0 && bind(fd, (struct sockaddr *)&su,
+		    (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+		    strlen(su.sun_path + 1))) == 0)
+			return port;	/* fd stays open: the claim */
+		if (fd >= 0)
+			close(fd);
+	}
+	/* No room below the ephemeral range: one the kernel picks. */
+	port = held_port(&fd);
+	close(fd);
+	return port;
 }
 
 /* JSON is kept by the library (iperf_get_test_json_output_string); the
@@ -225,8 +285,8 @@ main(void)
 {
 	struct job sa, sb, c1, c2, c3, c4;
 	int hold_fd = -1;
-	int pa = loopback_port(0, NULL), pb = loopback_port(0, NULL);
-	int pc = loopback_port(1, &hold_fd);
+	int pa = server_port(), pb = server_port();
+	int pc = held_port(&hold_fd);
 
 	alarm(TIME_LIMIT_S);
 	parse_in_threads();

@@ -42,11 +42,10 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import testlib
-from testlib import bound, report, send_doc, ss_unavailable, summary
+from testlib import bound, free_port, report, send_doc, ss_unavailable, summary
 
 OURS = None
 STOCK = None
@@ -65,8 +64,6 @@ NOMSG = "idle timeout for receiving data"
 TCP_USER_TIMEOUT = 18
 SYS_PIDFD_GETFD = 438
 _libc = ctypes.CDLL(None, use_errno=True)
-_port_lock = threading.Lock()
-_ports_given = set()
 
 
 # ---- processes ----------------------------------------------------------------
@@ -140,16 +137,6 @@ class Case:
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-
-
-def free_port():
-    """Never the same port twice: the cases run in parallel."""
-    while True:
-        port = testlib.free_port()
-        with _port_lock:
-            if port not in _ports_given:
-                _ports_given.add(port)
-                return port
 
 
 def wait_until(pred, timeout, step=0.05):

@@ -197,11 +197,66 @@ def parse_doc(text, what="document", event=False):
 # ---- ports ------------------------------------------------------------------
 
 _given_ports = set()
+_port_claims = []     # sockets that hold this process's claims (see below)
+_port_random = random.Random()   # apart from tests that seed `random`
+
+
+def _ephemeral_low():
+    """The lowest port the kernel gives out on its own (to connect() and to
+    bind() to port 0): the first number of ip_local_port_range."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def _claim(port):
+    """Claim `port` among the test processes running at once: an abstract
+    Unix socket named after it, held until this process ends (the kernel
+    drops it then, whatever way the process ends).  False if another
+    process holds it."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        s.bind(f"\0iperf3-tests-port-{port}")
+    except OSError:
+        s.close()
+        return False
+    _port_claims.append(s)
+    return True
+
+
+def _bindable(port, family):
+    """Can a server bind `port` right now (TCP and UDP, any address)?"""
+    for kind in (socket.SOCK_STREAM, socket.SOCK_DGRAM):
+        with socket.socket(family, kind) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("::" if family == socket.AF_INET6 else "0.0.0.0",
+                        port))
+            except OSError:
+                return False
+    return True
 
 
 def free_port(family=socket.AF_INET):
-    """A TCP port the kernel just gave out on loopback (free, most likely),
-    never one this process was given before (threads may ask at once)."""
+    """A port for a test server: free now, never given to this process
+    before (threads may ask at once), claimed against the other test
+    processes running in parallel (_claim), and below the kernel's
+    ephemeral range, so that no connection made meanwhile, by any test,
+    can be given it as its local port before the server binds it (or in
+    the moment a server re-creates its listener).  Where that range
+    leaves no room, a port the kernel picks."""
+    top = _ephemeral_low()
+    low = max(1024, top - 12000)
+    for _ in range(1000 if top - low >= 1000 else 0):
+        port = _port_random.randrange(low, top)
+        with _lock:
+            if port in _given_ports or port == 5201:
+                continue
+            _given_ports.add(port)
+        if _bindable(port, family) and _claim(port):
+            return port
     while True:
         with socket.socket(family, socket.SOCK_STREAM) as s:
             s.bind(("::1" if family == socket.AF_INET6 else "127.0.0.1", 0))
@@ -783,3 +838,12 @@ def stock_peers(stock312=None, want=("3.12", "3.21")):
             print(f"SKIP: stock {ver} cases: IPERF3_PEERS=newest")
         peers = peers[-1:]
     return peers
+
+
+if __name__ == "__main__":
+    # `python3 testlib.py free-port`: free_port() for a shell test (the
+    # claim ends with this process; the port stays below the kernel's
+    # ephemeral range, which is what keeps it free).
+    if sys.argv[1:] != ["free-port"]:
+        sys.exit("usage: testlib.py free-port")
+    print(free_port())
