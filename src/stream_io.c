@@ -27,9 +27,13 @@
 #include "banned.h"
 
 /* A stopped receiver with a -F file keeps taking what is still on its way
- * until nothing arrived for STREAM_IO_POLL_MS, at most this long. */
-#define STREAM_IO_DRAIN_US 2000000ULL
-#define STREAM_IO_POLL_MS 100
+ * (a stock sender ends its test while its last blocks are in the sockets'
+ * buffers) until nothing arrived for STREAM_IO_POLL_MS, at most
+ * STREAM_IO_DRAIN_US after the stop: long enough for a file that is
+ * slower to write than the network (or a loaded host) to get everything,
+ * short of the workers' join grace (IPERF_JOIN_GRACE_US, iperf.h). */
+#define STREAM_IO_DRAIN_US 4000000ULL
+#define STREAM_IO_POLL_MS 250
 
 static void
 fill_payload(const struct iperf_test *test, char *buf, size_t len)

@@ -4,7 +4,8 @@
   -F             files round-trip byte for byte (ours and stock, both
                  directions), -n defaults to the file size, the "Sent ...
                  of" line and the JSON diskfile object, UDP refused by a -F
-                 server with error 34, an unreadable file;
+                 server with error 34, an unreadable file, a file slower
+                 than the network still gets all a stock client sent;
   -Z             the sender really calls sendfile() (strace), also from a
                  -F file, and interoperates with the stock iperf3;
   --skip-rx-copy the receiver reads with MSG_TRUNC (strace), and only then;
@@ -252,6 +253,42 @@ def case_file_R_ours_client_stock_server(env):
 def case_file_R_stock_client_ours_server(env):
     env.need_stock()
     return file_roundtrip(env, env.ours, env.stock, True)
+
+
+# Reads the FIFO argv[1] into the file argv[2] at about argv[3] bytes/s.
+SLOW_READER = """
+import sys, time
+fifo, dst, rate = sys.argv[1], sys.argv[2], float(sys.argv[3])
+t0, n = time.time(), 0
+with open(fifo, "rb") as f, open(dst, "wb") as out:
+    while True:
+        b = f.read(16384)
+        if not b:
+            break
+        out.write(b)
+        n += len(b)
+        time.sleep(max(0.0, t0 + n / rate - time.time()))
+"""
+
+
+def case_file_slow_sink_stock_client(env):
+    """A -F file slower than the network (a FIFO read at 1.2 MB/s): the
+    stock client ends its test while most of the file is still in the
+    sockets' buffers; our server keeps taking it after the end and
+    writes every byte (3.21's server keeps what came before the end)."""
+    env.need_stock()
+    fifo, dst = env.path("slow.fifo"), env.path("slow.bin")
+    os.mkfifo(fifo)
+    reader = spawn([sys.executable, "-c", SLOW_READER, fifo, dst, "1.2e6"])
+    crc, cout, cerr, srv = pair(env, env.ours, ["-F", fifo], env.stock,
+                                ["-F", env.src])
+    probs = exits_ok(crc, cerr, srv)
+    if finish(reader, 15)[0] != 0:
+        probs.append("the FIFO reader failed")
+    if sha(dst) != sha(env.src):
+        size = os.path.getsize(dst) if os.path.exists(dst) else None
+        probs.append(f"file differs (got {size} of {FILE_SIZE} bytes)")
+    return probs
 
 
 def case_file_size_is_default_bytes_json(env):
