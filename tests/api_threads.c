@@ -97,7 +97,6 @@ server_port(void)
 		fclose(f);
 	}
 	low = top - 12000 > 1024 ? top - 12000 : 1024;
-	srand((unsigned)getpid() ^ (unsigned)time(NULL));
 	for (tries = 0; top - low >= 1000 && tries < 1000; tries++) {
 		struct sockaddr_un su;
 
@@ -284,9 +283,12 @@ int
 main(void)
 {
 	struct job sa, sb, c1, c2, c3, c4;
-	int hold_fd = -1;
-	int pa = server_port(), pb = server_port();
-	int pc = held_port(&hold_fd);
+	int hold_fd = -1, pa, pb, pc;
+
+	srand((unsigned)getpid() ^ (unsigned)time(NULL));
+	pa = server_port();
+	pb = server_port();
+	pc = held_port(&hold_fd);
 
 	alarm(TIME_LIMIT_S);
 	parse_in_threads();

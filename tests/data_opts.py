@@ -160,6 +160,14 @@ def sha(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+def copy_probs(env, dst):
+    """[] if dst holds exactly the source file, else what it holds."""
+    if sha(dst) == sha(env.src):
+        return []
+    size = os.path.getsize(dst) if os.path.exists(dst) else None
+    return [f"file differs (got {size} of {FILE_SIZE} bytes)"]
+
+
 def exits_ok(crc, cerr, srv):
     probs = []
     if crc != 0:
@@ -215,10 +223,7 @@ def file_roundtrip(env, sbin, cbin, reverse):
     else:
         sargs, cargs = ["-F", dst], ["-F", env.src]
     crc, cout, cerr, srv = pair(env, sbin, sargs, cbin, cargs)
-    probs = exits_ok(crc, cerr, srv)
-    if sha(dst) != sha(env.src):
-        size = os.path.getsize(dst) if os.path.exists(dst) else None
-        probs.append(f"file differs (got {size} of {FILE_SIZE} bytes)")
+    probs = exits_ok(crc, cerr, srv) + copy_probs(env, dst)
     if cbin == env.ours:
         path = dst if reverse else env.src
         m = re.search(SENT_LINE + re.escape(path) + "$", cout, re.M)
@@ -285,10 +290,7 @@ def case_file_slow_sink_stock_client(env):
     probs = exits_ok(crc, cerr, srv)
     if finish(reader, 15)[0] != 0:
         probs.append("the FIFO reader failed")
-    if sha(dst) != sha(env.src):
-        size = os.path.getsize(dst) if os.path.exists(dst) else None
-        probs.append(f"file differs (got {size} of {FILE_SIZE} bytes)")
-    return probs
+    return probs + copy_probs(env, dst)
 
 
 def case_file_size_is_default_bytes_json(env):
@@ -418,9 +420,7 @@ def case_zerocopy_from_file(env):
     dst = env.path("dst.bin")
     crc, cout, cerr, srv = pair(env, env.ours, ["-F", dst], env.ours,
                                 ["-Z", "-F", env.src], cprefix=pre)
-    probs = exits_ok(crc, cerr, srv)
-    if sha(dst) != sha(env.src):
-        probs.append("file differs")
+    probs = exits_ok(crc, cerr, srv) + copy_probs(env, dst)
     if not count(trace, r"sendfile\(.*=> \[%d\]" % FILE_SIZE):
         probs.append("no sendfile() reached the end of the file")
     return probs
