@@ -82,6 +82,8 @@ client_connect_streams(struct iperf_test *test)
 		int fd = test->proto->connect(test, i);
 
 		note_flush(test);
+		if (fd == PROTO_CONNECT_CTRL)
+			return 0; /* the loop reads the server's message */
 		if (fd == -1)
 			return -1;
 		/* start.sndbuf_actual/rcvbuf_actual: the first data socket,

@@ -253,8 +253,10 @@ iperf_fail_gai(struct iperf_test *test, int code, int gai_error)
 int
 iperf_fail_net(struct iperf_test *test, int code, int gai_error)
 {
+	/* As 3.21: the step that failed (connect, listen) with the reason
+	 * ("No such device"), not IEBINDDEV. */
 	if (gai_error == NET_ERR_BINDDEV)
-		return iperf_fail(test, IEBINDDEV, errno);
+		return iperf_fail(test, code, errno);
 	if (gai_error == NET_ERR_FLOWLABEL)
 		return iperf_fail(test, IESETFLOW, errno);
 	if (gai_error != 0)

@@ -439,6 +439,22 @@ net_get_bufsizes(int fd, int *snd, int *rcv)
 }
 
 int
+net_peek_byte(int fd)
+{
+	unsigned char b;
+	ssize_t n;
+
+	do {
+		n = recv(fd, &b, 1, MSG_PEEK | MSG_DONTWAIT);
+	} while (n == -1 && errno == EINTR);
+	if (n == 1)
+		return b;
+	if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return NET_PEEK_NONE;
+	return NET_PEEK_END;
+}
+
+int
 net_getsockdomain(int fd)
 {
 	struct sockaddr_storage ss;

@@ -98,6 +98,12 @@ int net_get_mss(int fd);
  * they cannot be read). */
 void net_get_bufsizes(int fd, int *snd, int *rcv);
 int net_getsockdomain(int fd);
+/* The next byte waiting on a stream socket, left there (0-255);
+ * NET_PEEK_NONE if nothing is waiting, NET_PEEK_END at end of stream or
+ * on an error. */
+#define NET_PEEK_NONE (-2)
+#define NET_PEEK_END (-1)
+int net_peek_byte(int fd);
 /* Write all of buf to a socket (blocking or not: EAGAIN waits in poll()),
  * within timeout_us in all; 0, or -1 with errno (ETIMEDOUT at the end). */
 int net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us);

@@ -54,6 +54,18 @@ set_window(struct iperf_test *test, int fd)
 	return 0;
 }
 
+/* A refused -S fails the test on a server; a 3.21 client goes on
+ * without it (a 3.12 client fails), and so does ours, saying so with -d. */
+static int
+tos_refused(struct iperf_test *test, int code, int err)
+{
+	if (test->opt.role != 'c')
+		return iperf_fail(test, code, err);
+	note_add(test, NOTE_DEBUG, "-S not applied to a data socket: %s",
+	    strerror(err));
+	return 0;
+}
+
 static int
 set_tos(struct iperf_test *test, int fd, int family)
 {
@@ -64,13 +76,13 @@ set_tos(struct iperf_test *test, int fd, int family)
 	if (family == AF_INET6) {
 		if (setsockopt(fd, IPPROTO_IPV6, IPV6_TCLASS, &tos,
 			sizeof(tos)) == -1)
-			return iperf_fail(test, IESETCOS, errno);
+			return tos_refused(test, IESETCOS, errno);
 		/* An IPv4-mapped peer uses the IPv4 header. */
 		(void)setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos));
 		return 0;
 	}
 	if (setsockopt(fd, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)) == -1)
-		return iperf_fail(test, IESETTOS, errno);
+		return tos_refused(test, IESETTOS, errno);
 	return 0;
 }
 
@@ -115,13 +127,19 @@ proto_def_sockopts(struct iperf_test *test, int fd, int family)
 		return -1;
 	if (s->congestion != NULL && (test->proto->flags & PROTO_F_CONGESTION) &&
 	    tcp_congestion_set(fd, s->congestion) == -1) {
-		if (test->opt.role == 'c')
+		/* A server that does not have the algorithm warns and goes on;
+		 * one that may not use it (EPERM: not in
+		 * tcp_allowed_congestion_control) fails, as 3.21 does. */
+		if (test->opt.role == 'c' || errno != ENOENT)
 			return iperf_fail(test, IESETCONGESTION, 0);
 		note_add(test, NOTE_WARNING, "TCP congestion control algorithm not supported");
 	}
 	return set_pacing(test, fd);
 }
 
+/* -w asks for w bytes: the kernel doubles what it grants, but caps the
+ * request at net.core.wmem_max/rmem_max first, so less than w means the
+ * host's limit is below the request. */
 int
 proto_def_check_window(struct iperf_test *test, int fd)
 {
@@ -186,6 +204,24 @@ proto_def_dial(struct iperf_test *test, const struct net_dial_args *a)
 		return iperf_fail(test, IESENDCOOKIE, err);
 	}
 	return fd;
+}
+
+int
+proto_def_trial(struct iperf_test *test, int family)
+{
+	const struct iperf_proto_ops *p = test->proto;
+	int fd, rc;
+
+	if (test->settings.socket_bufsize <= 0 && test->settings.tos <= 0)
+		return 0;
+	fd = socket(family, p->sock_type | SOCK_CLOEXEC, p->sock_protocol);
+	if (fd == -1)
+		return 0; /* the real socket will say what is wrong */
+	rc = set_window(test, fd) == -1 || proto_def_check_window(test, fd) == -1 ||
+		set_tos(test, fd, family) == -1 ?
+	    -1 : 0;
+	close(fd);
+	return rc;
 }
 
 void

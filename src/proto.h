@@ -18,29 +18,42 @@ struct tcpinfo_snapshot;
 #define PROTO_F_CONGESTION (1u << 3)  /* has a congestion algorithm (TCP) */
 #define PROTO_F_ZEROCOPY (1u << 4)    /* -Z: senders may use sendfile() */
 
+#define PROTO_ACCEPT_FATAL (-2)
+#define PROTO_CONNECT_CTRL (-2)
+
 struct iperf_proto_ops {
 	int id;           /* wire id: SOCK_STREAM, SOCK_DGRAM, 12 (SCTP) */
 	const char *name; /* "TCP", "UDP", "SCTP" */
 	unsigned int flags;
 	int default_blksize;
+	/* socket() type and protocol of its data sockets */
+	int sock_type;
+	int sock_protocol;
 	/* Client: the control connection is up (its MSS known); optional. */
 	int (*client_init)(struct iperf_test *test);
 	/* Server: make the data listener ready before CREATE_STREAMS; returns
 	 * the fd to watch for new streams, or -1. */
 	int (*listen)(struct iperf_test *test);
-	/* Server: the data listener is readable.  Returns a stream socket, or
-	 * -1 (error recorded on the test).  *ready = 0 if the socket still has
-	 * to pass the cookie check (PROTO_F_COOKIE). */
+	/* Server: the data listener is readable.  Returns a stream socket;
+	 * -1 if this candidate failed (the test goes on: a stranger, a
+	 * connection gone before accept); PROTO_ACCEPT_FATAL if the test
+	 * fails (this host refused an option of the test's; the error is on
+	 * the test).  *ready = 0 if the socket still has to pass the cookie
+	 * check (PROTO_F_COOKIE). */
 	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
-	/* Server: a data connection someone else accepted (the dispatcher
-	 * of a --max-tests server, on the shared listener): apply the data
-	 * options accept() would have.  0, or -1 (error on the test; fd left
-	 * open).  NULL: the transport has its own listener per test. */
+	/* Server: a data connection whose cookie was right (read by the
+	 * server, or by the dispatcher of a --max-tests server on the shared
+	 * listener): apply the data options.  0, or -1 (error on the test:
+	 * the test fails; fd left open).  NULL: accept() applied them, and
+	 * the transport has its own listener per test. */
 	int (*adopt)(struct iperf_test *test, int fd);
 	/* Server: all streams are in; close/restore listeners. */
 	void (*listen_done)(struct iperf_test *test);
 	/* Client: open data connection `index` (0-based creation order),
-	 * cookie or hello included; returns the socket or -1. */
+	 * cookie or hello included; returns the socket, -1 (error on the
+	 * test), or PROTO_CONNECT_CTRL: while it waited for the server, the
+	 * control connection got the server's last word (an error, its end):
+	 * the client stops connecting and reads it. */
 	int (*connect)(struct iperf_test *test, int index);
 	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
 	int (*stream_init)(struct iperf_stream *sp);
@@ -71,8 +84,14 @@ const struct iperf_proto_ops *proto_find(int id);
 /* Shared by TCP-like transports: apply the negotiated data-socket options
  * (window, MSS, no-delay, TOS, congestion, pacing) to fd. */
 int proto_def_sockopts(struct iperf_test *test, int fd, int family);
-/* Shared: check window actually obtained (server side), error 141. */
+/* Shared: -w was granted on fd in full, both directions; else -1 with
+ * error 141 (IESETBUF2), as 3.21 checks on both ends. */
 int proto_def_check_window(struct iperf_test *test, int fd);
+/* Server, before CREATE_STREAMS: the options a data socket of this
+ * transport will get from the client's parameters (-w, -S) tried on a
+ * socket of the family given, so that a refusal reaches the client
+ * before any stream is made.  0, or -1 with the error on the test. */
+int proto_def_trial(struct iperf_test *test, int family);
 struct net_dial_args;
 /* Shared by connection-oriented transports: accept one data connection
  * and make it blocking (workers block); its address family in *family.

@@ -144,7 +144,7 @@ psctp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	    psctp_own_opts(test, fd) == -1 ||
 	    proto_def_check_window(test, fd) == -1) {
 		close(fd);
-		return -1;
+		return PROTO_ACCEPT_FATAL;
 	}
 	return fd;
 }
@@ -217,6 +217,8 @@ const struct iperf_proto_ops proto_sctp = {
 	.name = "SCTP",
 	.flags = PROTO_F_COOKIE,
 	.default_blksize = DEFAULT_SCTP_BLKSIZE,
+	.sock_type = SOCK_STREAM,
+	.sock_protocol = IPPROTO_SCTP,
 	.listen = psctp_listen,
 	.accept = psctp_accept,
 	.listen_done = proto_def_listen_done,

@@ -80,7 +80,8 @@ tcp_setopts(int fd, int family, void *arg)
 {
 	struct iperf_test *test = arg;
 
-	if (proto_def_sockopts(test, fd, family) == -1)
+	if (proto_def_sockopts(test, fd, family) == -1 ||
+	    proto_def_check_window(test, fd) == -1)
 		return -1;
 	/* As 3.21 reports them: the first stream's buffers once -w is
 	 * applied and before connecting (autotuning grows them after). */
@@ -148,11 +149,16 @@ tcp_listen(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
 	int mptcp = data_mptcp(test) && !test->opt.mptcp;
+	int fd;
 
 	if (s->mss <= 0 && s->socket_bufsize <= 0 && !mptcp)
 		return test->listener;
 	test->run.listener_tuned = 1;
-	return relisten(test, tcp_listen_setopts, data_mptcp(test));
+	fd = relisten(test, tcp_listen_setopts, data_mptcp(test));
+	/* As 3.21: -w not granted in full fails the test before streams. */
+	if (fd >= 0 && proto_def_check_window(test, fd) == -1)
+		return -1;
+	return fd;
 }
 
 static void
@@ -173,24 +179,21 @@ tcp_accepted_opts(struct iperf_test *test, int fd, int family)
 	    -1 : 0;
 }
 
+/* The data options come after the cookie (tcp_adopt), as with 3.21: a
+ * connection refused an option is closed once its cookie is read, so
+ * that its client sees an orderly end rather than a reset. */
 static int
 tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
 {
-	int family, fd;
+	int family;
 
 	*ready = 0;
-	fd = proto_def_accept(test, listen_fd, &family);
-	if (fd == -1)
-		return -1;
-	if (tcp_accepted_opts(test, fd, family) == -1) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return proto_def_accept(test, listen_fd, &family);
 }
 
-/* The shared listener of a --max-tests server cannot carry one test's -w
- * or -M before the SYN; they are applied here, after the handshake. */
+/* A data connection whose cookie was right: its data options.  (The
+ * shared listener of a --max-tests server cannot carry one test's -w or
+ * -M before the SYN: those come here too, after the handshake.) */
 static int
 tcp_adopt(struct iperf_test *test, int fd)
 {
@@ -347,6 +350,8 @@ const struct iperf_proto_ops proto_tcp = {
 	.flags = PROTO_F_RETRANSMITS | PROTO_F_COOKIE | PROTO_F_CONGESTION |
 	    PROTO_F_ZEROCOPY,
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
+	.sock_type = SOCK_STREAM,
+	.sock_protocol = 0,
 	.listen = tcp_listen,
 	.accept = tcp_accept,
 	.adopt = tcp_adopt,

@@ -155,14 +155,38 @@ udp_sockopts(int fd, int family, void *arg)
 {
 	struct iperf_test *test = arg;
 
-	if (udp_buffers(test, fd) == -1)
+	if (udp_buffers(test, fd) == -1 || proto_def_check_window(test, fd) == -1)
 		return -1;
 	return proto_def_sockopts(test, fd, family);
 }
 
 /* ---- client -------------------------------------------------------------- */
 
-/* Wait for the server's reply; in reverse mode, stray data may come first. */
+/*
+ * While a stream waits for the server's reply, the server may give up on
+ * the test instead (it cannot apply an option to the stream's socket, it
+ * is stopped): the control connection then holds SERVER_ERROR,
+ * SERVER_TERMINATE or ACCESS_DENIED, or has ended.  1 if so (the client
+ * reads it); 0 if it holds something else (a --latency probe answer:
+ * not watched any more in this wait, *watch = 0).
+ */
+static int
+ctrl_has_end(int ctrl, int *watch)
+{
+	int b = net_peek_byte(ctrl);
+
+	if (b == NET_PEEK_NONE)
+		return 0;
+	if (b == NET_PEEK_END || (signed char)b == SERVER_ERROR ||
+	    (signed char)b == SERVER_TERMINATE || (signed char)b == ACCESS_DENIED)
+		return 1;
+	*watch = 0;
+	return 0;
+}
+
+/* Wait for the server's reply; in reverse mode, stray data may come
+ * first.  0, -1 (error on the test), or PROTO_CONNECT_CTRL: the control
+ * connection has the server's last word (ctrl_has_end). */
 static int
 await_reply(struct iperf_test *test, int fd, int first)
 {
@@ -173,19 +197,26 @@ await_reply(struct iperf_test *test, int fd, int first)
 	uint64_t deadline = iperf_time_now_us() +
 	    (uint64_t)UDP_HELLO_TIMEOUT_S * USEC_PER_SEC;
 
+	int watch = test->run.ctrl_sck >= 0;
+
 	if (test->settings.reverse && !test->settings.bidirectional)
 		limit += 2 * (size_t)test->settings.blksize;
 	while (seen < limit) {
 		ssize_t n;
-
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
+			{ .fd = test->run.ctrl_sck, .events = POLLIN } };
 
 		/* A signal or iperf_test_interrupt() ends the wait at once. */
 		if (test->interrupted)
 			return iperf_fail(test, IESTREAMREAD, EINTR);
 		if (iperf_time_now_us() >= deadline)
 			return iperf_fail(test, IESTREAMREAD, ETIMEDOUT);
-		if (poll(&pfd, 1, NET_WAIT_SLICE_MS) <= 0)
+		if (poll(pfd, watch ? 2 : 1, NET_WAIT_SLICE_MS) <= 0)
+			continue;
+		if (watch && pfd[1].revents != 0 &&
+		    ctrl_has_end(test->run.ctrl_sck, &watch))
+			return PROTO_CONNECT_CTRL;
+		if (pfd[0].revents == 0)
 			continue;
 		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
@@ -212,7 +243,7 @@ static int
 udp_connect(struct iperf_test *test, int index)
 {
 	struct net_dial_args a;
-	int gai = 0, fd, err;
+	int gai = 0, fd, err, rc;
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_DGRAM;
@@ -239,9 +270,12 @@ udp_connect(struct iperf_test *test, int index)
 		close(fd);
 		return iperf_fail(test, IESTREAMWRITE, err);
 	}
-	if (await_reply(test, fd, index == 0) == -1 || udp_dont_fragment(test, fd) == -1) {
+	rc = await_reply(test, fd, index == 0);
+	if (rc == 0 && udp_dont_fragment(test, fd) == -1)
+		rc = -1;
+	if (rc != 0) {
 		close(fd);
-		return -1;
+		return rc;
 	}
 	return fd;
 }
@@ -347,7 +381,10 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	if (connect(listen_fd, (struct sockaddr *)&ss, len) == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
 	test->run.prot_listener = -1;
+	/* From here on a failure ends the test (the socket is the stream's);
+	 * -w and -S were tried before CREATE_STREAMS (proto_def_trial). */
 	if (udp_buffers(test, listen_fd) == -1 ||
+	    proto_def_check_window(test, listen_fd) == -1 ||
 	    replace_listener(test) == -1 ||
 	    (test->run.udp_offload ?
 		send(listen_fd, udp_hello_reply_offload, UDP_HELLO_OFFLOAD_LEN,
@@ -358,7 +395,7 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 		if (test->run.err.code == 0)
 			iperf_fail(test, IESTREAMWRITE, errno);
 		close(listen_fd);
-		return -1;
+		return PROTO_ACCEPT_FATAL;
 	}
 	*ready = 1;
 	return listen_fd;
@@ -818,6 +855,8 @@ const struct iperf_proto_ops proto_udp = {
 	.name = "UDP",
 	.flags = PROTO_F_DATAGRAM,
 	.default_blksize = DEFAULT_UDP_BLKSIZE,
+	.sock_type = SOCK_DGRAM,
+	.sock_protocol = 0,
 	.client_init = udp_client_init,
 	.listen = udp_listen,
 	.accept = udp_accept,

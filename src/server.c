@@ -89,6 +89,19 @@ server_open_data_listener(struct iperf_test *test)
 	return 0;
 }
 
+/* The address family of this end of the control connection (the data
+ * sockets have the same). */
+static int
+ctrl_family(const struct iperf_test *test)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(test->run.ctrl_sck, (struct sockaddr *)&ss, &len) == -1)
+		return test->run.peer_addr.ss_family;
+	return ss.ss_family;
+}
+
 /*
  * A --max-tests server has no slot for this test: the client gets the
  * stock busy answer (ACCESS_DENIED, "the server is busy running a test")
@@ -135,8 +148,10 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	    affinity_pin(test, test->settings.server_affinity) == -1)
 		return -1;
 	/* The data listener first: its buffer sizes go into the start
-	 * record that on_params writes. */
-	if (server_open_data_listener(test) == -1)
+	 * record that on_params writes.  Options this host refuses fail the
+	 * test now, before CREATE_STREAMS. */
+	if (proto_def_trial(test, ctrl_family(test)) == -1 ||
+	    server_open_data_listener(test) == -1)
 		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)
@@ -314,7 +329,11 @@ server_fail(struct iperf_test *test)
 		    "the client has unexpectedly closed the connection");
 	} else {
 		test->run.abort = ABORT_ERROR;
-		if (test->run.ctrl_sck >= 0 && !test->run.ctrl_eof)
+		/* 3.21 closes without a word when a data connection cannot
+		 * take the congestion algorithm (its client then says the
+		 * control socket has closed unexpectedly). */
+		if (test->run.ctrl_sck >= 0 && !test->run.ctrl_eof &&
+		    test->run.err.code != IESETCONGESTION)
 			(void)ctrl_send_server_error(test->run.ctrl_sck,
 			    test->run.err.code, test->run.err.sys_errno);
 		if (test->run.err.code == IESERVERTESTDURATIONEXPIRED)

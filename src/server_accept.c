@@ -97,6 +97,10 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 			return;
 		}
 	}
+	if (fd == PROTO_ACCEPT_FATAL) {
+		test->run.sops->on_fail(test); /* this host refused an option */
+		return;
+	}
 	if (fd == -1) {
 		test->run.err.code = 0; /* a failed candidate does not end the test */
 		return;
@@ -206,6 +210,13 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	    strncmp((const char *)pc->buf, test->run.cookie, IPERF_COOKIE_SIZE) == 0 &&
 	    net_set_nonblocking(fd, 0) == 0) {
 		free(pc);
+		if (test->proto->adopt != NULL && test->proto->adopt(test, fd) == -1) {
+			note_flush(test);
+			close(fd);
+			test->run.sops->on_fail(test);
+			return;
+		}
+		note_flush(test);
 		if (server_add_stream(test, fd) == -1)
 			test->run.sops->on_fail(test);
 		return;

@@ -89,8 +89,15 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	sp->remote_len = sizeof(sp->remote_addr);
 	(void)getsockname(sock, (struct sockaddr *)&sp->local_addr,
 	    &sp->local_len);
-	(void)getpeername(sock, (struct sockaddr *)&sp->remote_addr,
-	    &sp->remote_len);
+	/* A connection the peer has reset already has no peer name: it went
+	 * to the control connection's peer (and port), so report that. */
+	if (getpeername(sock, (struct sockaddr *)&sp->remote_addr,
+		&sp->remote_len) == -1) {
+		sp->remote_len = sizeof(sp->remote_addr);
+		if (getpeername(test->run.ctrl_sck,
+			(struct sockaddr *)&sp->remote_addr, &sp->remote_len) == -1)
+			sp->remote_len = 0;
+	}
 	return sp;
 }
 

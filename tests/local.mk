@@ -120,6 +120,15 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_report_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 endif
 
+# An LD_PRELOAD library that gives one process other socket limits than
+# the machine's (tests/sockfail.py).  Shared builds only: the test skips
+# without tests/.libs/libsockshim.so.
+check_LTLIBRARIES += %reldir%/libsockshim.la
+%canon_reldir%_libsockshim_la_SOURCES = %reldir%/sockshim.c
+%canon_reldir%_libsockshim_la_CFLAGS = $(AM_CFLAGS) -Wno-missing-prototypes
+%canon_reldir%_libsockshim_la_LDFLAGS = -module -avoid-version -rpath $(abs_builddir)/%reldir%
+%canon_reldir%_libsockshim_la_LIBADD = $(DL_LIBS)
+
 # libiperf through its public API only (threads in one process).
 check_PROGRAMS += %reldir%/api_threads
 TESTS += %reldir%/api_threads
@@ -144,7 +153,7 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
 	%reldir%/stats.test %reldir%/rr.test %reldir%/csvout.test \
 	%reldir%/metrics.test %reldir%/placement.test \
-	%reldir%/json_stream_out.test %reldir%/schema.test
+	%reldir%/json_stream_out.test %reldir%/schema.test %reldir%/sockfail.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
@@ -166,6 +175,7 @@ EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
 	%reldir%/placement.test %reldir%/placement.py \
 	%reldir%/json_stream_out.test %reldir%/json_stream_out.py \
 	%reldir%/schema.test %reldir%/schema.py \
+	%reldir%/sockfail.test %reldir%/sockfail.py \
 	%reldir%/sockopts.test %reldir%/sockopts.py \
 	%reldir%/capture_shapes.test %reldir%/capture_shapes.py \
 	%reldir%/wire.test %reldir%/wire.py \
