@@ -38,8 +38,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		off += len;
 		now += 997;
 		if (udp_header_decode(dg, len, &h, c64) == 0)
-			udp_acct_update(&a, h.seq, c64,
-			    (int64_t)h.sec * 1000000 + h.usec, now);
+			(void)udp_acct_update(&a, h.seq, c64,
+			    (int64_t)h.sec * 1000000 + h.usec, now,
+			    (len & 1) ? UDP_ACCT_SHARED_ARRIVAL : 0);
 		(void)udp_hello_is_reply(dg, len);
 		free(dg);
 	}

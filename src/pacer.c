@@ -9,11 +9,13 @@ pacer_init(struct pacer *p, uint64_t rate_bps, size_t block_bytes, int burst,
     uint64_t now_us)
 {
 	double block_bits = (double)block_bytes * 8.0;
+	double span;
 
 	if (burst < 1)
 		burst = 1;
 	p->rate_bps = (double)rate_bps;
-	p->depth = block_bits * burst + p->rate_bps * (double)PACER_DEPTH_US / 1e6;
+	span = p->rate_bps * (double)PACER_DEPTH_US / 1e6;
+	p->depth = block_bits * burst > span ? block_bits * burst : span;
 	p->tokens = block_bits * burst;
 	p->last_us = now_us;
 }
@@ -22,6 +24,7 @@ uint64_t
 pacer_delay(struct pacer *p, size_t block_bytes, uint64_t now_us)
 {
 	double need = (double)block_bytes * 8.0;
+	uint64_t wait;
 
 	if (p->rate_bps <= 0)
 		return 0;
@@ -35,5 +38,6 @@ pacer_delay(struct pacer *p, size_t block_bytes, uint64_t now_us)
 		p->tokens -= need;
 		return 0;
 	}
-	return (uint64_t)((need - p->tokens) * 1e6 / p->rate_bps) + 1;
+	wait = (uint64_t)((need - p->tokens) * 1e6 / p->rate_bps) + 1;
+	return wait < PACER_MIN_WAIT_US ? PACER_MIN_WAIT_US : wait;
 }

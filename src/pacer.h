@@ -9,9 +9,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Depth beyond the burst, in time at the target rate: it absorbs late
- * wake-ups of the pacing sleep (a few ms on a loaded host). */
-#define PACER_DEPTH_US 10000ULL
+/* The bucket holds at most this long at the target rate (or the -b
+ * rate/N burst, if larger): a sender that woke up late catches up by at
+ * most that much at once.  (10 ms once: 1.25 MB at 1 Gbit/s, more than a
+ * stock receiver's socket buffer, so its loss went up.) */
+#define PACER_DEPTH_US 1000ULL
+/* A wait shorter than this becomes this long: at high packet rates
+ * (1400-byte datagrams at 1 Gbit/s leave 11 us apart) the sender wakes
+ * once per PACER_MIN_WAIT_US and sends what is due then, one datagram per
+ * call, instead of sleeping and waking for each (which took a whole CPU). */
+#define PACER_MIN_WAIT_US 50ULL
 
 struct pacer {
 	double rate_bps; /* bits per second; 0 = unlimited */
@@ -24,7 +31,8 @@ struct pacer {
 void pacer_init(struct pacer *p, uint64_t rate_bps, size_t block_bytes,
     int burst, uint64_t now_us);
 /* 0 when a block of this size may go now (its tokens are taken), else
- * the microseconds to wait before asking again. */
+ * the microseconds to wait before asking again (at least
+ * PACER_MIN_WAIT_US). */
 uint64_t pacer_delay(struct pacer *p, size_t block_bytes, uint64_t now_us);
 
 #endif /* IPERF_PACER_H */

@@ -33,9 +33,6 @@
 #define UDP_WORKER_TIMEOUT_S 1
 /* GRO: room for the largest coalesced buffer the kernel hands over. */
 #define UDP_GRO_BUF_BYTES 65536
-/* udp_offload (ext.h) under -b: one GSO send spans at most this long at
- * the target rate, so batching never turns pacing into bursts. */
-#define UDP_OFFLOAD_BATCH_US 1000
 /* Datagrams one receive call may take (recvmmsg) without GRO. */
 #define UDP_RECV_BATCH 16
 /* Receive buffer asked for when -w is not given, for this long at the
@@ -64,6 +61,8 @@ struct udp_ctx {
 	unsigned char *gro_buf;
 	/* receiver: SO_RXQ_OVFL is on (drop counts come with the data) */
 	int rxq_ovfl;
+	/* receiver: SO_TIMESTAMPNS is on (each buffer's kernel arrival) */
+	int kts;
 	struct dv_arrival at; /* the last arrival time, split */
 	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
 	struct udp_batch *batch;
@@ -376,6 +375,7 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 		return iperf_fail(test, IESTREAMACCEPT, n == -1 ? errno : 0);
 	/* Our client asked for GSO/GRO: grant it in the reply (ext.h). */
 	test->run.udp_offload = (test->settings.ext_want & EXT_UDP_OFFLOAD) &&
+	    test->settings.rate == 0 && /* -b 0 only (ext.h) */
 	    ext_udp_offload_built() && !test->opt.no_udp_offload &&
 	    !test->settings.gso && !test->settings.gro;
 	if (connect(listen_fd, (struct sockaddr *)&ss, len) == -1)
@@ -415,16 +415,9 @@ gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	    UDP_GSO_MAX_SEGMENTS);
 	int seg = (int)sp->blksize;
 
+	/* udp_offload is negotiated only at -b 0 (ext.h). */
 	if (!s->gso && !sp->test->run.udp_offload)
 		return;
-	if (!s->gso && s->rate > 0) {
-		/* Negotiated: a batch spans at most UDP_OFFLOAD_BATCH_US. */
-		double span = (double)s->rate / 8.0 * UDP_OFFLOAD_BATCH_US / 1e6;
-		size_t fit = (size_t)(span / (double)sp->blksize);
-
-		if (fit < segs)
-			segs = fit;
-	}
 	if (segs < 2)
 		return;
 	c->gso_buf = malloc(segs * sp->blksize);
@@ -500,6 +493,30 @@ rxq_ovfl_setup(struct iperf_stream *sp, struct udp_ctx *c)
 		c->rxq_ovfl = 1;
 		sp->rxq_drops_known = 1;
 	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/*
+ * Receiver: the kernel's arrival time of every buffer (SO_TIMESTAMPNS),
+ * so that datagrams read in one recvmmsg() call keep arrival times of
+ * their own (jitter and delay variation are per datagram, udp_acct.h),
+ * and a late wake-up of this thread is not the path's delay.  Those times
+ * are CLOCK_REALTIME; without them the receiver reads CLOCK_MONOTONIC
+ * once per call, as before.  The difference of two transits is what
+ * counts, so the sender's clock may be any.
+ */
+static void
+kts_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef SO_TIMESTAMPNS
+	int one = 1;
+
+	if (setsockopt(sp->socket, SOL_SOCKET, SO_TIMESTAMPNS, &one,
+		sizeof(one)) == 0)
+		c->kts = 1;
 #else
 	(void)sp;
 	(void)c;
@@ -597,6 +614,7 @@ udp_stream_init(struct iperf_stream *sp)
 		rcvbuf_for_rate(sp);
 		gro_setup(sp, c);
 		rxq_ovfl_setup(sp, c);
+		kts_setup(sp, c);
 		batch_setup(sp, c);
 		sp->delay_known = 1;
 	}
@@ -673,11 +691,22 @@ udp_send(struct iperf_stream *sp)
 	return n;
 }
 
-/* One datagram of len bytes (sp->lock held). */
+/* The arrival time of a buffer: the kernel's when it came with it (in
+ * every buffer once SO_TIMESTAMPNS is on), else this moment. */
+static int64_t
+arrival_of(const struct udp_ctx *c, const struct udp_rx_meta *meta)
+{
+	if (meta != NULL && meta->has_time)
+		return meta->time_us;
+	return (int64_t)(c->kts ? iperf_time_wall_us() : iperf_time_now_us());
+}
+
+/* One datagram of len bytes (sp->lock held); flags: udp_acct_update's.
+ * Jitter and delay variation sample it only if it has its own send and
+ * arrival times. */
 static void
 account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
-    const unsigned char *d, size_t len, int64_t arrival,
-    const struct dv_arrival *at)
+    const unsigned char *d, size_t len, int64_t arrival, unsigned int flags)
 {
 	struct udp_header h;
 
@@ -685,8 +714,13 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 	sp->live.blocks++;
 	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
 		int64_t sent = (int64_t)h.sec * 1000000 + (int64_t)h.usec;
-		udp_acct_update(&c->acct, h.seq, c->counters64, sent, arrival);
-		(void)delayvar_add(&sp->delay, h.sec, h.usec, at, NULL);
+
+		if (udp_acct_update(&c->acct, h.seq, c->counters64, sent,
+			arrival, flags)) {
+			dv_arrival_set(&c->at, (uint64_t)arrival);
+			(void)delayvar_add(&sp->delay, h.sec, h.usec, &c->at,
+			    NULL);
+		}
 		sp->live.packets = c->acct.hi;
 		sp->live.lost = c->acct.lost;
 		sp->live.ooo = c->acct.ooo;
@@ -742,17 +776,18 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	n = recv_meta(sp->socket, c->gro_buf, UDP_GRO_BUF_BYTES, &meta);
 	if (n <= 0)
 		return n;
-	arrival = (int64_t)iperf_time_now_us();
-	dv_arrival_set(&c->at, (uint64_t)arrival);
+	arrival = arrival_of(c, &meta);
 	udp_gro_iter_init(&it, (size_t)n, meta.gro_seg);
 	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = (uint64_t)arrival;
+	sp->live.last_rx_us = iperf_time_now_us();
 	drops = new_drops(c, &meta);
 	lost0 = c->acct.lost;
-	/* Like a plain receive, a datagram counts at most `len` bytes. */
+	/* Like a plain receive, a datagram counts at most `len` bytes; the
+	 * buffer's arrival time is its first datagram's own. */
 	while (udp_gro_next(&it, &off, &len)) {
 		account_datagram(sp, c, c->gro_buf + off,
-		    len < sp->blksize ? len : sp->blksize, arrival, &c->at);
+		    len < sp->blksize ? len : sp->blksize, arrival,
+		    segs > 0 ? UDP_ACCT_SHARED_ARRIVAL : 0);
 		segs++;
 	}
 	if (drops > 0)
@@ -762,9 +797,10 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	return n;
 }
 
-/* Without GRO: what is queued, up to UDP_RECV_BATCH datagrams; one
- * clock read and one lock for them all.  Bytes received, 0 if they were
- * all empty (an end of stream, as a plain receive of 0 bytes), -1. */
+/* Without GRO: what is queued, up to UDP_RECV_BATCH datagrams, each
+ * with its kernel arrival time; one lock for them all.  Bytes received,
+ * 0 if they were all empty (an end of stream, as a plain receive of 0
+ * bytes), -1. */
 static ssize_t
 batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 {
@@ -772,7 +808,7 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	struct udp_batch *b = c->batch;
 	struct udp_rx_meta meta;
 	ssize_t total = 0;
-	int64_t arrival;
+	int64_t arrival = 0;
 	int i, k;
 
 	for (i = 0; i < UDP_RECV_BATCH; i++)
@@ -780,15 +816,20 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	k = recvmmsg(sp->socket, b->mm, UDP_RECV_BATCH, MSG_WAITFORONE, NULL);
 	if (k <= 0)
 		return k;
-	arrival = (int64_t)iperf_time_now_us();
-	dv_arrival_set(&c->at, (uint64_t)arrival);
 	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = (uint64_t)arrival;
+	sp->live.last_rx_us = iperf_time_now_us();
 	for (i = 0; i < k; i++) {
+		unsigned int fl = 0;
+
 		udp_rx_meta_parse(&b->mm[i].msg_hdr, &meta);
 		sp->live.rxq_drops += new_drops(c, &meta);
+		/* Without a time of its own a datagram shares the call's. */
+		if (meta.has_time || i == 0)
+			arrival = arrival_of(c, &meta);
+		else
+			fl = UDP_ACCT_SHARED_ARRIVAL;
 		account_datagram(sp, c, b->data + (size_t)i * sp->blksize,
-		    b->mm[i].msg_len, arrival, &c->at);
+		    b->mm[i].msg_len, arrival, fl);
 		total += (ssize_t)b->mm[i].msg_len;
 	}
 	pthread_mutex_unlock(&sp->lock);
@@ -801,12 +842,13 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 #endif
 }
 
-/* One datagram into sp->buffer, with the drop count when it is on. */
+/* One datagram into sp->buffer, with the drop count and arrival time
+ * when they are on. */
 static ssize_t
 plain_recv(struct iperf_stream *sp, struct udp_ctx *c,
     struct udp_rx_meta *meta)
 {
-	if (c->rxq_ovfl)
+	if (c->rxq_ovfl || c->kts)
 		return recv_meta(sp->socket, sp->buffer, sp->blksize, meta);
 	memset(meta, 0, sizeof(*meta));
 	return recv(sp->socket, sp->buffer, sp->blksize, 0);
@@ -827,13 +869,12 @@ udp_recv(struct iperf_stream *sp)
 	n = plain_recv(sp, c, &meta);
 	if (n <= 0)
 		return n;
-	arrival = (int64_t)iperf_time_now_us();
-	dv_arrival_set(&c->at, (uint64_t)arrival);
+	arrival = arrival_of(c, &meta);
 	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = (uint64_t)arrival;
+	sp->live.last_rx_us = iperf_time_now_us();
 	sp->live.rxq_drops += new_drops(c, &meta);
 	account_datagram(sp, c, (const unsigned char *)sp->buffer, (size_t)n,
-	    arrival, &c->at);
+	    arrival, 0);
 	pthread_mutex_unlock(&sp->lock);
 	return n;
 }

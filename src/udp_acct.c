@@ -66,15 +66,30 @@ account_jitter(struct udp_acct *a, int64_t transit_us)
 	a->jitter += ((double)d / 1e6 - a->jitter) / JITTER_GAIN;
 }
 
-void
-udp_acct_update(struct udp_acct *a, uint64_t seq, int counters64,
-    int64_t sent_us, int64_t arrival_us)
+/* A sample: its own send time and its own arrival time (udp_acct.h). */
+static int
+timing_sample(struct udp_acct *a, int64_t sent_us, unsigned int flags)
 {
+	int same_send = a->have_sent && sent_us == a->prev_sent_us;
+
+	a->prev_sent_us = sent_us;
+	a->have_sent = 1;
+	return !same_send && !(flags & UDP_ACCT_SHARED_ARRIVAL);
+}
+
+int
+udp_acct_update(struct udp_acct *a, uint64_t seq, int counters64,
+    int64_t sent_us, int64_t arrival_us, unsigned int flags)
+{
+	int sample = timing_sample(a, sent_us, flags);
+
 	if (!counters64)
 		seq = udp_seq_unwrap32((uint32_t)seq, a->hi);
 	account_sequence(a, seq);
-	account_jitter(a, arrival_us - sent_us);
+	if (sample)
+		account_jitter(a, arrival_us - sent_us);
 	a->packets++;
+	return sample;
 }
 
 void
@@ -82,6 +97,7 @@ udp_acct_omit_reset(struct udp_acct *a)
 {
 	a->jitter = 0.0;
 	a->have_prev = 0;
+	a->have_sent = 0;
 }
 
 uint32_t

@@ -153,6 +153,19 @@ udp_rx_meta_parse(struct msghdr *m, struct udp_rx_meta *out)
 		    cm->cmsg_len >= CMSG_LEN(sizeof(uint32_t))) {
 			memcpy(&out->drops, CMSG_DATA(cm), sizeof(out->drops));
 			out->has_drops = 1;
+			continue;
+		}
+#endif
+#ifdef SCM_TIMESTAMPNS
+		if (cm->cmsg_level == SOL_SOCKET &&
+		    cm->cmsg_type == SCM_TIMESTAMPNS &&
+		    cm->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+			out->time_us = (int64_t)ts.tv_sec * 1000000 +
+			    (int64_t)(ts.tv_nsec / 1000);
+			out->has_time = 1;
 		}
 #endif
 	}

@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #define UDP_HELLO_LEN 4
 #define UDP_HDR_LEN_32 12
@@ -83,17 +84,23 @@ int udp_gro_next(struct udp_gro_iter *it, size_t *off, size_t *len);
  *    kernel has dropped on this socket so far (receive buffer full, for
  *    the most part), as it stood when this buffer was queued; present once
  *    the count is not 0, on sockets that enabled the option.
+ *  - SCM_TIMESTAMPNS (level SOL_SOCKET, a struct timespec): when the
+ *    kernel received the buffer (CLOCK_REALTIME), on sockets that enabled
+ *    SO_TIMESTAMPNS; kept in microseconds.
  * Other messages are skipped; short ones are ignored.
  */
 struct udp_rx_meta {
 	size_t gro_seg;
 	int has_drops;
 	uint32_t drops;
+	int has_time;
+	int64_t time_us;
 };
 
-/* Room for both messages in a control buffer. */
+/* Room for the three messages in a control buffer. */
 #define UDP_RX_CMSG_SPACE \
-	(CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t)))
+	(CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uint32_t)) + \
+	    CMSG_SPACE(sizeof(struct timespec)))
 
 void udp_rx_meta_parse(struct msghdr *m, struct udp_rx_meta *out);
 

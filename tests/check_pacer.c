@@ -66,10 +66,69 @@ START_TEST(a_stall_is_not_made_up_in_a_flood)
 	now += 1000000; /* the sender was stopped for one second */
 	while (pacer_delay(&p, 1250, now) == 0)
 		burst++;
-	/* At most the bucket: one block plus 10 ms of the rate (100 blocks),
-	 * not the 10000 blocks the second would have carried. */
-	ck_assert_uint_le(burst, 1 + 100);
-	ck_assert_uint_ge(burst, 100);
+	/* At most the bucket: 1 ms of the rate (10 blocks), not the 10000
+	 * blocks the second would have carried. */
+	ck_assert_uint_le(burst, 10);
+	ck_assert_uint_ge(burst, 9);
+}
+END_TEST
+
+START_TEST(a_burst_never_exceeds_one_ms_of_the_rate)
+{
+	static const uint64_t rates[] = { 1000000000ULL, 500000000ULL,
+		150000000ULL, 10000000000ULL };
+	size_t i;
+
+	/* -b 1G -l 1400: whatever the stall, at most 1 ms of the rate
+	 * (125000 bytes, 89 datagrams) leaves back to back.  (Up to 10 ms
+	 * once: 893 datagrams, more than a stock server's receive buffer.) */
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		struct pacer p;
+		uint64_t now = 0, burst = 0, stall;
+		double ms_bytes = (double)rates[i] / 8.0 / 1000.0;
+
+		for (stall = 1000; stall <= 10000000; stall *= 10) {
+			pacer_init(&p, rates[i], 1400, 1, now);
+			now += stall;
+			burst = 0;
+			while (pacer_delay(&p, 1400, now) == 0)
+				burst++;
+			ck_assert_msg((double)burst * 1400.0 <= ms_bytes + 1400.0,
+			    "rate %llu, stall %llu us: %llu datagrams at once",
+			    (unsigned long long)rates[i],
+			    (unsigned long long)stall, (unsigned long long)burst);
+		}
+	}
+}
+END_TEST
+
+START_TEST(a_block_larger_than_one_ms_still_goes)
+{
+	struct pacer p;
+
+	/* 1 Mbit/s: 1 ms is 125 bytes, a 1400-byte block is more. */
+	pacer_init(&p, 1000000, 1400, 1, 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, 0), 0);
+	ck_assert_uint_gt(pacer_delay(&p, 1400, 0), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, 11200), 0);
+}
+END_TEST
+
+START_TEST(short_waits_are_rounded_up)
+{
+	struct pacer p;
+
+	/* 1 Gbit/s, 1400 bytes: 11.2 us apart; the wait is PACER_MIN_WAIT_US,
+	 * after which the datagrams due go back to back (4 or 5). */
+	pacer_init(&p, 1000000000, 1400, 1, 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, 0), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, 0), PACER_MIN_WAIT_US);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, PACER_MIN_WAIT_US), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, PACER_MIN_WAIT_US), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, PACER_MIN_WAIT_US), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, PACER_MIN_WAIT_US), 0);
+	ck_assert_uint_eq(pacer_delay(&p, 1400, PACER_MIN_WAIT_US),
+	    PACER_MIN_WAIT_US);
 }
 END_TEST
 
@@ -78,18 +137,19 @@ START_TEST(late_wakeups_within_the_depth_lose_nothing)
 	struct pacer p;
 	uint64_t now = 0, sent = 0, i;
 
-	/* 100 Mbit/s, 32 KiB datagrams; every wake-up is 3 ms late. */
-	pacer_init(&p, 100000000, 32768, 1, now);
-	for (i = 0; i < 100000 && now < 10000000; i++) {
-		uint64_t d = pacer_delay(&p, 32768, now);
+	/* 100 Mbit/s, 1250-byte datagrams (10 per ms); every wake-up is
+	 * 0.5 ms late, within the 1 ms the bucket holds. */
+	pacer_init(&p, 100000000, 1250, 1, now);
+	for (i = 0; i < 1000000 && now < 10000000; i++) {
+		uint64_t d = pacer_delay(&p, 1250, now);
 		if (d == 0)
 			sent++;
 		else
-			now += d + 3000;
+			now += d + 500;
 	}
-	/* 100e6 * 10 / (32768 * 8) = 3814.7 datagrams */
-	ck_assert_uint_ge(sent, 3800);
-	ck_assert_uint_le(sent, 3830);
+	/* 100e6 * 10 / (1250 * 8) = 100000 datagrams */
+	ck_assert_uint_ge(sent, 99900);
+	ck_assert_uint_le(sent, 100010);
 }
 END_TEST
 
@@ -125,6 +185,9 @@ make_suite(void)
 	tcase_add_test(tc, keeps_the_average_rate);
 	tcase_add_test(tc, waits_the_time_one_block_needs);
 	tcase_add_test(tc, a_stall_is_not_made_up_in_a_flood);
+	tcase_add_test(tc, a_burst_never_exceeds_one_ms_of_the_rate);
+	tcase_add_test(tc, a_block_larger_than_one_ms_still_goes);
+	tcase_add_test(tc, short_waits_are_rounded_up);
 	tcase_add_test(tc, late_wakeups_within_the_depth_lose_nothing);
 	tcase_add_test(tc, a_burst_goes_back_to_back);
 	tcase_add_test(tc, a_clock_going_backwards_is_ignored);

@@ -145,7 +145,7 @@ feed(struct udp_acct *a, const uint64_t *seqs, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		udp_acct_update(a, seqs[i], 1, 0, 0);
+		(void)udp_acct_update(a, seqs[i], 1, 0, 0, 0);
 }
 
 START_TEST(counts_in_order_datagrams_without_loss)
@@ -232,12 +232,12 @@ START_TEST(unwraps_the_32bit_counter)
 
 	udp_acct_init(&a);
 	for (seq = 0xfffffffdULL; seq <= 0x100000002ULL; seq++)
-		udp_acct_update(&a, (uint32_t)seq, 0, 0, 0);
+		(void)udp_acct_update(&a, (uint32_t)seq, 0, 0, 0, 0);
 	ck_assert_uint_eq(a.hi, 0x100000002ULL);
 	ck_assert_int_eq(a.lost, 0xfffffffcLL); /* the start, 1..fffffffc */
 	ck_assert_uint_eq(a.ooo, 0);
 	/* A late datagram from before the wrap is late, not a big loss. */
-	udp_acct_update(&a, 0xffffffffu, 0, 0, 0);
+	(void)udp_acct_update(&a, 0xffffffffu, 0, 0, 0, 0);
 	ck_assert_uint_eq(a.ooo, 1);
 	ck_assert_uint_eq(a.hi, 0x100000002ULL);
 }
@@ -258,7 +258,7 @@ START_TEST(uses_64bit_sequences_as_given)
 	struct udp_acct a;
 
 	udp_acct_init(&a);
-	udp_acct_update(&a, 0x1ffffffffULL, 1, 0, 0);
+	(void)udp_acct_update(&a, 0x1ffffffffULL, 1, 0, 0, 0);
 	ck_assert_uint_eq(a.hi, 0x1ffffffffULL);
 	ck_assert_int_eq(a.lost, 0x1fffffffeLL);
 }
@@ -269,10 +269,10 @@ START_TEST(huge_jumps_saturate_the_loss_count)
 	struct udp_acct a;
 
 	udp_acct_init(&a);
-	udp_acct_update(&a, 0x4000000100000000ULL, 1, 0, 0);
-	udp_acct_update(&a, 0xffffffffffffffffULL, 1, 0, 0);
+	(void)udp_acct_update(&a, 0x4000000100000000ULL, 1, 0, 0, 0);
+	(void)udp_acct_update(&a, 0xffffffffffffffffULL, 1, 0, 0, 0);
 	ck_assert_int_eq(a.lost, INT64_MAX);
-	udp_acct_update(&a, 5, 1, 0, 0); /* late: one less lost */
+	(void)udp_acct_update(&a, 5, 1, 0, 0, 0); /* late: one less lost */
 	ck_assert_int_eq(a.lost, INT64_MAX - 1);
 }
 END_TEST
@@ -288,7 +288,7 @@ START_TEST(jitter_matches_hand_computation)
 
 	udp_acct_init(&a);
 	for (i = 0; i < 4; i++)
-		udp_acct_update(&a, (uint64_t)i + 1, 1, sent[i], arr[i]);
+		(void)udp_acct_update(&a, (uint64_t)i + 1, 1, sent[i], arr[i], 0);
 	/* D = 0, 300, 200, 0 us; J += (D - J) / 16 in seconds */
 	j += (0.0 - j) / 16;
 	j += (300e-6 - j) / 16;
@@ -305,8 +305,8 @@ START_TEST(jitter_uses_the_signed_transit_difference)
 
 	/* The clocks differ by a negative offset: transit is negative. */
 	udp_acct_init(&a);
-	udp_acct_update(&a, 1, 1, 5000000, 1000);
-	udp_acct_update(&a, 2, 1, 5010000, 10800); /* transit -4999200: D=200 */
+	(void)udp_acct_update(&a, 1, 1, 5000000, 1000, 0);
+	(void)udp_acct_update(&a, 2, 1, 5010000, 10800, 0); /* D=200 */
 	ck_assert_double_eq_tol(a.jitter, 200e-6 / 16, 1e-15);
 }
 END_TEST
@@ -316,16 +316,111 @@ START_TEST(omit_reset_restarts_jitter_but_not_sequences)
 	struct udp_acct a;
 
 	udp_acct_init(&a);
-	udp_acct_update(&a, 1, 1, 0, 1000);
-	udp_acct_update(&a, 3, 1, 0, 2600);
+	(void)udp_acct_update(&a, 1, 1, 0, 1000, 0);
+	(void)udp_acct_update(&a, 3, 1, 10, 2600, 0);
 	ck_assert(a.jitter > 0);
 	udp_acct_omit_reset(&a);
 	ck_assert_double_eq(a.jitter, 0.0);
 	/* The next datagram re-initialises the previous transit: D = 0. */
-	udp_acct_update(&a, 4, 1, 0, 9999);
+	(void)udp_acct_update(&a, 4, 1, 20, 9999, 0);
 	ck_assert_double_eq(a.jitter, 0.0);
 	ck_assert_uint_eq(a.hi, 4);
 	ck_assert_int_eq(a.lost, 1);
+}
+END_TEST
+
+/*
+ * Timing samples with offload (udp_acct.h): a synthetic path whose
+ * transit is 100 us plus a noise of 0-40 us per send.  The same sends,
+ * as single datagrams (no offload) and as batches of 8 with one send time
+ * (GSO), received whole (GRO: one arrival time) or spread by the path,
+ * must give the same jitter: the batch is one send.
+ */
+#define PATH_SENDS 2000
+#define PATH_BATCH 8
+#define PATH_GAP_US 1000
+
+static int64_t
+path_noise(unsigned int j)
+{
+	return (int64_t)((j * 2654435761u) >> 16) % 40;
+}
+
+/* Jitter of the path's sends, each sent as `batch` datagrams; `spread`:
+ * the path delivers them one by one, `spread_us` apart (else as one
+ * buffer with one arrival time). */
+static double
+path_jitter(int batch, int spread, int64_t spread_us, int64_t *samples)
+{
+	struct udp_acct a;
+	uint64_t seq = 1;
+	unsigned int j;
+	int k;
+
+	udp_acct_init(&a);
+	*samples = 0;
+	for (j = 0; j < PATH_SENDS; j++) {
+		int64_t sent = (int64_t)j * PATH_GAP_US;
+		int64_t arr = sent + 100 + path_noise(j);
+
+		for (k = 0; k < batch; k++) {
+			unsigned int fl = !spread && k > 0 ?
+			    UDP_ACCT_SHARED_ARRIVAL : 0;
+
+			*samples += udp_acct_update(&a, seq++, 1, sent,
+			    spread ? arr + k * spread_us : arr, fl);
+		}
+	}
+	ck_assert_uint_eq(a.packets, (uint64_t)PATH_SENDS * (uint64_t)batch);
+	ck_assert_int_eq(a.lost, 0);
+	return a.jitter;
+}
+
+START_TEST(gso_batches_received_whole_keep_the_jitter)
+{
+	int64_t n1, n8;
+	double single = path_jitter(1, 0, 0, &n1);
+	double batched = path_jitter(PATH_BATCH, 0, 0, &n8);
+
+	/* Counting the 7 datagrams that share the send and arrival times
+	 * gave about an eighth of it. */
+	ck_assert(single > 5e-6);
+	ck_assert_double_eq_tol(batched, single, 1e-12);
+	ck_assert_int_eq(n1, PATH_SENDS);
+	ck_assert_int_eq(n8, PATH_SENDS);
+}
+END_TEST
+
+START_TEST(gso_batches_spread_by_the_path_keep_the_jitter)
+{
+	int64_t n1, n8;
+	double single = path_jitter(1, 0, 0, &n1);
+	/* A 200 Mbit/s bottleneck spaces 1448-byte datagrams 58 us apart:
+	 * counting each gave the batch's spread (about 100 us), not the
+	 * path's noise. */
+	double spread = path_jitter(PATH_BATCH, 1, 58, &n8);
+
+	ck_assert_double_eq_tol(spread, single, 1e-12);
+	ck_assert_int_eq(n8, PATH_SENDS);
+}
+END_TEST
+
+START_TEST(distinct_sends_in_one_buffer_give_one_sample)
+{
+	struct udp_acct a;
+
+	udp_acct_init(&a);
+	/* Two datagrams, each its own send, read in one buffer without
+	 * timestamps of their own: only the first has its arrival. */
+	ck_assert_int_eq(udp_acct_update(&a, 1, 1, 0, 500, 0), 1);
+	ck_assert_int_eq(udp_acct_update(&a, 2, 1, 100, 500,
+			     UDP_ACCT_SHARED_ARRIVAL), 0);
+	ck_assert_int_eq(udp_acct_update(&a, 3, 1, 200, 760, 0), 1);
+	/* transits 500 and 560: D = 60 us */
+	ck_assert_double_eq_tol(a.jitter, 60e-6 / 16, 1e-15);
+	/* A late datagram of an old send is a sample of its own. */
+	ck_assert_int_eq(udp_acct_update(&a, 2, 1, 100, 900, 0), 1);
+	ck_assert_uint_eq(a.ooo, 1);
 }
 END_TEST
 
@@ -431,7 +526,7 @@ START_TEST(gso_batch_split_by_gro_accounts_every_datagram)
 	udp_gro_iter_init(&it, sizeof(batch), 100);
 	while (udp_gro_next(&it, &off, &len)) {
 		ck_assert_int_eq(udp_header_decode(copy + off, len, &h, 0), 0);
-		udp_acct_update(&a, h.seq, 0, 1000000, 1000100);
+		(void)udp_acct_update(&a, h.seq, 0, 1000000, 1000100, 0);
 		n++;
 	}
 	free(copy);
@@ -471,6 +566,9 @@ make_suite(void)
 	tcase_add_test(tc, jitter_matches_hand_computation);
 	tcase_add_test(tc, jitter_uses_the_signed_transit_difference);
 	tcase_add_test(tc, omit_reset_restarts_jitter_but_not_sequences);
+	tcase_add_test(tc, gso_batches_received_whole_keep_the_jitter);
+	tcase_add_test(tc, gso_batches_spread_by_the_path_keep_the_jitter);
+	tcase_add_test(tc, distinct_sends_in_one_buffer_give_one_sample);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("gsro");
 	tcase_add_test(tc, gso_buffer_size_is_whole_datagrams);

@@ -91,27 +91,41 @@ def ours_with_ours():
                         (["-b", "0", "-t", "1", "-R"], "-b 0 -R"),
                         (["-b", "0", "-t", "1", "-P", "2"], "-b 0 -P 2"),
                         (["-b", "0", "-t", "1", "--bidir"], "-b 0 --bidir"),
-                        (["-b", "200M", "-t", "2"], "-b 200M")]:
+                        (["-b", "200M", "-t", "2"], "-b 200M"),
+                        (["-b", "200M", "-t", "2", "-R"], "-b 200M -R")]:
+        # Under -b every datagram goes alone (ext.h): offload only at -b 0.
+        paced = "-b 0" not in label
+        what = "offload off (paced)" if paced else "offload on"
         c, s, crc, src, _ = pair(OURS, OURS, [], args)
         probs = []
         if crc != 0 or src != 0 or c is None or s is None:
-            record(f"ours<->ours {label}: offload on, datagrams whole", False,
+            record(f"ours<->ours {label}: {what}, datagrams whole", False,
                    f"exit {crc}/{src}")
             continue
-        if offload(c) is not True or offload(s) is not True:
+        if offload(c) is not (not paced) or offload(s) is not (not paced):
             probs.append(f"udp_offload client {offload(c)} server "
                          f"{offload(s)}")
         # -b 0 drops at the receiver by design (UDP has no flow control);
         # a paced flow on loopback must not.
-        bound = 0.05 if label == "-b 200M" else None
+        bound = 0.05 if paced else None
         whole_datagrams(c, probs, "client", bound)
         whole_datagrams(s, probs, "server", bound)
-        if label == "-b 200M":
+        if paced:
             bps = c["end"]["sum"]["bits_per_second"]
             if abs(bps - 200e6) > 200e6 * 0.02:
                 probs.append(f"-b 200M gave {bps / 1e6:.1f} Mbit/s")
-        record(f"ours<->ours {label}: offload on, datagrams whole",
+        record(f"ours<->ours {label}: {what}, datagrams whole",
                not probs, "; ".join(probs), detail_on_pass=False)
+    # Paced: neither end sets UDP_SEGMENT or UDP_GRO (seen by strace).
+    if strace_unavailable() is None:
+        for side in ("client", "server"):
+            _, _, crc, src, tr = pair(OURS, OURS, [], ["-b", "100M", "-t",
+                                                       "1"], side)
+            probs = [] if crc == 0 and src == 0 else [f"exit {crc}/{src}"]
+            wire_is_stock(tr, probs)
+            record(f"ours<->ours -b 100M: the {side} sends and receives "
+                   "datagram by datagram", not probs, "; ".join(probs),
+                   detail_on_pass=False)
 
 
 # setsockopt(fd, SOL_UDP, UDP_SEGMENT|UDP_GRO, ...): strace names them,
