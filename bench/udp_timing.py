@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """UDP timing figures and paced loss: ours, ours without offload, 3.21.
 
-1. Jitter (end.sum.jitter_ms, the receiver's) of the same test run by
-   ours, ours with --no-udp-offload and iperf3 3.21 (both ends the same
-   program), alternating, median of N runs:
+1. Jitter (the receiving server's, -i 0.2: the median of every interval
+   but the first, of all runs) of the same test run by ours, ours with
+   --no-udp-offload and iperf3 3.21 (both ends the same program),
+   alternating, N runs:
      loopback   -u -l 1400 at -b 500M, 1G and 0
      path       -u at -b 150M and 0 through a 200 Mbit/s tbf bottleneck
                 between network namespaces (client - router - server),
@@ -37,15 +38,16 @@ from testlib import (NetnsUnavailable, Topo, free_port,  # noqa: E402
 PATH_ADDR = "10.77.2.2"
 
 
-def one(server, client, args, secs, topo=None):
-    """One test: the client's -J document (None if it failed)."""
+def one(server, client, args, secs, topo=None, want_server=False):
+    """One test: the client's -J document, or with want_server the
+    server's (None if it failed)."""
     port = free_port()
     spre = topo.s.argv() if topo else []
     cpre = topo.c.argv() if topo else []
     addr = PATH_ADDR if topo else "127.0.0.1"
-    srv = subprocess.Popen([*spre, server, "-s", "-1", "-p", str(port)],
-                           stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
+    srv = subprocess.Popen([*spre, server, "-s", "-1", "-J", "-p", str(port)],
+                           stdout=subprocess.PIPE,
+                           stderr=subprocess.DEVNULL, text=True)
     try:
         ok = (topo.s.wait_listening(port, srv, time.time() + 10) if topo
               else wait_listening(port, srv, time.time() + 10))
@@ -54,8 +56,10 @@ def one(server, client, args, secs, topo=None):
         r = subprocess.run([*cpre, client, "-c", addr, "-p", str(port), "-J",
                             "-t", str(secs), *args], capture_output=True,
                            text=True, timeout=secs + 40)
-        srv.wait(timeout=20)
-        return json.loads(r.stdout) if r.returncode == 0 else None
+        sout = srv.communicate(timeout=20)[0]
+        if r.returncode != 0:
+            return None
+        return json.loads(sout if want_server else r.stdout)
     except (ValueError, subprocess.TimeoutExpired):
         return None
     finally:
@@ -64,8 +68,15 @@ def one(server, client, args, secs, topo=None):
             srv.wait()
 
 
-def jitter_us(doc):
-    return None if doc is None else doc["end"]["sum"]["jitter_ms"] * 1000
+def interval_jitters(doc):
+    """The receiving server's jitter of every interval but the first
+    (us): the jitter figure is a running estimate, so the value at one
+    moment (the end's) swings by several us from run to run; the median
+    of many intervals is what can be compared."""
+    if doc is None:
+        return []
+    return [iv["sum"]["jitter_ms"] * 1000 for iv in doc["intervals"][1:]
+            if "jitter_ms" in iv["sum"]]
 
 
 def loss_pct(doc):
@@ -85,16 +96,19 @@ def jitter_table(ours, p321, runs, secs, topo, cases, label):
     progs = [("ours", ours, []), ("no-offload", ours, ["--no-udp-offload"])]
     if p321:
         progs.append(("3.21", p321, []))
-    print(f"== jitter, {label}: median of {runs} (us), alternating")
+    print(f"== jitter, {label}: median of {runs} runs' intervals (us), "
+          "alternating")
     print(f"{'case':24} {'ours':>8} {'no-offl':>8} {'3.21':>8} "
           f"{'ours/no-offl':>12}  agree")
     for name, args in cases:
         got = {p[0]: [] for p in progs}
         for _ in range(runs):
             for lab, prog, extra in progs:
-                got[lab].append(jitter_us(one(prog, prog, args + extra, secs,
-                                              topo)))
-        m = {lab: med(v) for lab, v in got.items()}
+                got[lab].append(interval_jitters(
+                    one(prog, prog, args + extra + ["-i", "0.2"], secs, topo,
+                        want_server=True)))
+        m = {lab: med([x for run in v for x in run])
+             for lab, v in got.items()}
         a, b = m["ours"], m["no-offload"]
         ratio = a / b if a is not None and b else None
         agree = "-" if a is None or b is None else \
@@ -103,9 +117,9 @@ def jitter_table(ours, p321, runs, secs, topo, cases, label):
             agree = "n/a: rates differ"
         print(f"{name:24} {fmt(m['ours'])} {fmt(m['no-offload'])} "
               f"{fmt(m.get('3.21'))} {fmt(ratio, 12)}  {agree}")
-        print(f"{'':24} runs: ours {fmt_list(got['ours'])}; no-offload "
-              f"{fmt_list(got['no-offload'])}" +
-              (f"; 3.21 {fmt_list(got['3.21'])}" if p321 else ""))
+        print(f"{'':24} per run: ours {fmt_list(map(med, got['ours']))}; "
+              f"no-offload {fmt_list(map(med, got['no-offload']))}" +
+              (f"; 3.21 {fmt_list(map(med, got['3.21']))}" if p321 else ""))
 
 
 def fmt_list(xs):

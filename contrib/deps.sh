@@ -9,6 +9,7 @@ libssl-dev libsctp-dev iperf3 python3 git iproute2 nftables procps openssl
 strace iputils-ping python3-prometheus-client"
 PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/plot.py renders the --plot SVGs
 PKGS="$PKGS python3-jsonschema" # tests/schema.test, testlib.check_schema
+PKGS="$PKGS prometheus" # promtool: tests/metrics.test lints --metrics files
 PKGS="$PKGS ${EXTRA_PKGS:-}"
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -28,6 +29,16 @@ done
 [ -z "$missing" ] && exit 0
 
 export DEBIAN_FRONTEND=noninteractive
+# Packages with a service (prometheus, iperf3) must not start it: the
+# tests start their own instances.  Where no policy says so (a VM, not a
+# container), one is put in place for the install and removed after.
+policy=
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	policy=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' | $SUDO tee "$policy" >/dev/null &&
+		$SUDO chmod 755 "$policy"
+	trap '$SUDO rm -f "$policy"' EXIT
+fi
 # iperf3's package asks whether to start a daemon; answer no.
 echo "iperf3 iperf3/start_daemon boolean false" | $SUDO debconf-set-selections 2>/dev/null || true
 i=0

@@ -24,6 +24,7 @@
 #include "params.h"
 #include "proto.h"
 #include "report.h"
+#include "report_out.h"
 #include "session.h"
 #include "stats.h"
 #include "stream.h"
@@ -566,6 +567,10 @@ client_prepare(struct iperf_test *test)
 	if (session_open(test) == -1 || session_open_wake(test) == -1)
 		return -1;
 	test->reporter->begin(test);
+	/* --plot/--metrics files that cannot be written fail now, before
+	 * any data rather than after the whole test. */
+	if (report_out_check(test) == -1)
+		return -1;
 	/* -A n: pinned for the test; the workers inherit the mask. */
 	if (test->opt.affinity >= 0 && affinity_pin(test, test->opt.affinity) == -1)
 		return -1;

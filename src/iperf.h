@@ -239,7 +239,7 @@ struct iperf_err_state {
 	int code;      /* i_errno value */
 	int sys_errno; /* errno at the time, or 0 */
 	int gai_error; /* getaddrinfo error, or 0 */
-	char arg[128]; /* offending text for IEUNITVAL */
+	char arg[1100]; /* offending text (IEUNITVAL), what (IEOUTFILE) */
 };
 
 struct iperf_stream;

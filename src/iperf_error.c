@@ -194,6 +194,12 @@ iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 		    e->arg);
 		return;
 	}
+	if (e->code == IEOUTFILE && e->arg[0] != '\0') {
+		(void)snprintf(buf, len, "unable to write the %s%s%s", e->arg,
+		    e->sys_errno != 0 ? ": " : "",
+		    e->sys_errno != 0 ? strerror(e->sys_errno) : "");
+		return;
+	}
 	if (e->code == IEBINDDEVNOSUPPORT) {
 		(void)snprintf(buf, len, "`%s` is not supported as system does not support bind to device",
 		    e->arg);
@@ -262,6 +268,18 @@ iperf_fail_net(struct iperf_test *test, int code, int gai_error)
 	if (gai_error != 0)
 		return iperf_fail_gai(test, code, gai_error);
 	return iperf_fail(test, code, errno);
+}
+
+int
+iperf_fail_arg_errno(struct iperf_test *test, int code, const char *arg,
+    int sys_errno)
+{
+	test->run.err.code = code;
+	test->run.err.sys_errno = sys_errno;
+	test->run.err.gai_error = 0;
+	str_copy(test->run.err.arg, arg != NULL ? arg : "",
+	    sizeof(test->run.err.arg));
+	return -1;
 }
 
 int

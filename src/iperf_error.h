@@ -19,6 +19,9 @@ int iperf_fail_gai(struct iperf_test *test, int code, int gai_error);
  * resolver error or a failed step (NET_ERR_*), else errno is used. */
 int iperf_fail_net(struct iperf_test *test, int code, int gai_error);
 /* Same, for IEUNITVAL with the offending text. */
+/* Same with errno: the text names arg, then the reason (IEOUTFILE). */
+int iperf_fail_arg_errno(struct iperf_test *test, int code, const char *arg,
+    int sys_errno);
 int iperf_fail_arg(struct iperf_test *test, int code, const char *arg);
 
 /* Set the process-wide i_errno (a relaxed atomic store: tests in several

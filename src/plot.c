@@ -460,6 +460,13 @@ panel(struct plot_buf *b, const struct plot_data *d, const struct frame *f,
 	unit = p == PLOT_RATE ? plot_rate_unit(data_max(d, p, 1), &ys.div) :
 	    NULL;
 	plot_ticks(data_max(d, p, 1) / ys.div, p == PLOT_RATE ? 6 : 3, &yt);
+	if (p == PLOT_RETR && yt.step < 1) {
+		/* counts: whole ticks (an all-zero panel showed a lone 0.5) */
+		yt.step = 1;
+		yt.count = yt.top > 1 ? (int)ceil(yt.top) : 1;
+		yt.top = yt.count;
+		yt.decimals = 0;
+	}
 	ys.max = yt.top;
 	(void)snprintf(title, sizeof(title), "throughput (%s)",
 	    unit != NULL ? unit : "");

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #define PLOT_MAX_POINTS 2048
-#define PLOT_MAX_NOTES 3
+#define PLOT_MAX_NOTES 4
 #define PLOT_WIDTH_PX 900
 
 /* The panels, top to bottom; a panel is drawn only when it has data. */

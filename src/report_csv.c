@@ -64,10 +64,17 @@ struct csv_what {
 	int summary;
 };
 
-/* Write a finished row as it is (no title, timestamp or [T<n>] prefix). */
+static void header_once(struct iperf_test *test);
+
+/* Write a finished row as it is (no title, timestamp or [T<n>] prefix);
+ * the header goes first, with the first row (a client that never got
+ * a row writes nothing: an earlier file given to --logfile keeps its
+ * last line). */
 static void
 emit_row(struct iperf_test *test, struct csv_row *row)
 {
+	if (test->opt.role == 'c')
+		header_once(test);
 	if (csv_row_end(row) == 0)
 		report_write_plain(test, row->buf, row->len);
 	csv_row_reset(row);
@@ -293,13 +300,13 @@ csv_summary(struct iperf_test *test)
 	report_flush(test);
 }
 
-/* A client's header, or a one-test server's (a --max-tests server's
- * dispatcher prints it once, from its banner event). */
+/* A one-test server's header (a --max-tests server's dispatcher prints
+ * it once, from its banner event); a client's comes with its first row. */
 static void
 csv_begin(struct iperf_test *test)
 {
 	test->run.start_wall_ms = 0;
-	if (test->mrun == NULL)
+	if (test->mrun == NULL && test->opt.role == 's')
 		header_once(test);
 }
 

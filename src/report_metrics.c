@@ -1,11 +1,13 @@
 /*
  * report_metrics.c - the --metrics FILE sink (report_out.h): at the end of
- * each test, the results as OpenMetrics text (gauges named iperf3_*, base
- * units, one series per direction for the sum of the streams, "# EOF"),
- * made from -J's "end" record.  The file is replaced atomically, for
- * node_exporter's textfile collector: written to FILE.tmp.<pid> in the
- * same directory, synced, then renamed over FILE.  The metric list is in
- * docs/iperf3.1, --metrics.
+ * each test, the results as OpenMetrics text (gauges named iperf3_*, in
+ * Prometheus' base units, bytes and seconds; one series per direction for
+ * the sum of the streams; "# EOF"), made from -J's "end" record, with
+ * iperf3_success 1; a test that failed writes iperf3_success 0 and the
+ * time of the attempt only, so that a scraper never takes the figures of
+ * an older test for current ones.  report_out.c replaces the file
+ * atomically (node_exporter's textfile collector reads it).  The metric
+ * list is in docs/iperf3.1, --metrics.
  */
 #include "config.h"
 
@@ -46,12 +48,12 @@ static const struct metrics_gauge {
 	{ "iperf3_received_bytes",
 	    "Bytes received, as the receiver counted them.",
 	    FROM_RECEIVED, "bytes", 1 },
-	{ "iperf3_sent_bits_per_second",
+	{ "iperf3_sent_bytes_per_second",
 	    "Average sending rate.",
-	    FROM_SENT, "bits_per_second", 1 },
-	{ "iperf3_received_bits_per_second",
+	    FROM_SENT, "bits_per_second", 0.125 },
+	{ "iperf3_received_bytes_per_second",
 	    "Average receiving rate.",
-	    FROM_RECEIVED, "bits_per_second", 1 },
+	    FROM_RECEIVED, "bits_per_second", 0.125 },
 	{ "iperf3_retransmits",
 	    "TCP retransmissions of the sender.",
 	    FROM_SENT, "retransmits", 1 },
@@ -95,11 +97,12 @@ put_label(FILE *f, const char *name, const char *v)
 	(void)fputc('"', f);
 }
 
-/* host, port, protocol: the labels every series has */
+/* host, port, protocol (and a server's test): the labels every series
+ * has */
 static void
 put_common(FILE *f, const struct iperf_test *test)
 {
-	char port[16], proto[8] = "";
+	char port[16], proto[8] = "", id[16];
 	const char *host = test->opt.role == 's' ? test->run.peer_host :
 	    test->opt.server_hostname;
 	size_t i;
@@ -113,6 +116,11 @@ put_common(FILE *f, const struct iperf_test *test)
 	put_label(f, "port", port);
 	(void)fputs(",", f);
 	put_label(f, "protocol", proto);
+	if (test->opt.role == 's') {
+		(void)snprintf(id, sizeof(id), "%d", test->server_test_number);
+		(void)fputs(",", f);
+		put_label(f, "test", id);
+	}
 }
 
 static void
@@ -265,84 +273,59 @@ test_seconds(const struct metrics_dir *dirs, int ndirs)
 	return longest;
 }
 
+/* A gauge without a direction: name{labels} v */
 static void
-timestamps(FILE *f, const struct iperf_test *test,
-    const struct metrics_state *st, double seconds)
+single(FILE *f, const struct iperf_test *test, const char *name,
+    const char *help, double v)
 {
-	static const char *const names[] = {
-		"iperf3_test_start_timestamp_seconds",
-		"iperf3_test_end_timestamp_seconds",
-	};
-	static const char *const helps[] = {
-		"Wall-clock time the test started (Unix time).",
-		"Wall-clock time the test ended: the start plus its length.",
-	};
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		family(f, names[i], "gauge", helps[i]);
-		(void)fprintf(f, "%s{", names[i]);
-		put_common(f, test);
-		(void)fputs("}", f);
-		put_value(f, st->start_s + (i == 1 ? seconds : 0));
-	}
+	family(f, name, "gauge", help);
+	(void)fprintf(f, "%s{", name);
+	put_common(f, test);
+	(void)fputs("}", f);
+	put_value(f, v);
 }
 
 static void
-write_metrics(FILE *f, const struct iperf_test *test,
-    const struct metrics_state *st)
+timestamps(FILE *f, const struct iperf_test *test,
+    const struct metrics_state *st, double seconds, int ok)
 {
+	single(f, test, "iperf3_test_start_timestamp_seconds",
+	    "Wall-clock time the test started, or was tried (Unix time).",
+	    st->start_s);
+	if (ok)
+		single(f, test, "iperf3_test_end_timestamp_seconds",
+		    "Wall-clock time the test ended: the start plus its "
+		    "length.", st->start_s + seconds);
+}
+
+static int
+metrics_render(struct iperf_test *test, void *vst, FILE *f)
+{
+	const struct metrics_state *st = vst;
 	struct metrics_dir dirs[2];
-	int ndirs = directions(test, st->end, dirs);
+	int ok = st->end != NULL && test->run.abort == ABORT_NONE;
+	int ndirs;
 	size_t i;
 
-	for (i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++)
-		gauge(f, test, &gauges[i], dirs, ndirs);
-	rtt_summary(f, test, dirs, ndirs);
-	timestamps(f, test, st, test_seconds(dirs, ndirs));
+	single(f, test, "iperf3_success", "1 if the test ran to its end, 0 if "
+	    "it failed (then no figures follow).", ok ? 1 : 0);
+	if (ok) {
+		ndirs = directions(test, st->end, dirs);
+		for (i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++)
+			gauge(f, test, &gauges[i], dirs, ndirs);
+		rtt_summary(f, test, dirs, ndirs);
+		timestamps(f, test, st, test_seconds(dirs, ndirs), 1);
+	} else {
+		timestamps(f, test, st, 0, 0);
+	}
 	(void)fputs("# EOF\n", f);
+	return 0;
 }
 
-/* FILE.tmp.<pid> written whole and synced, then renamed over FILE. */
-static int
-write_atomically(const struct iperf_test *test,
-    const struct metrics_state *st, const char *path)
+static const char *
+metrics_path(const struct iperf_test *test)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, rc, saved;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd == -1)
-		return -1;
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		saved = errno;
-		(void)close(fd);
-		goto out_unlink;
-	}
-	write_metrics(f, test, st);
-	rc = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0 ? 0 : -1;
-	saved = errno;
-	if (fclose(f) == 0 && rc == 0 && rename(tmp, path) == 0)
-		return 0;
-	if (rc == 0)
-		saved = errno;
-out_unlink:
-	(void)unlink(tmp);
-	errno = saved;
-	return -1;
-}
-
-static int
-metrics_wanted(const struct iperf_test *test)
-{
-	return test->opt.metrics_file != NULL;
+	return test->opt.metrics_file;
 }
 
 static void *
@@ -377,17 +360,6 @@ metrics_summary(struct iperf_test *test, void *vst, const cJSON *end)
 	st->end = copy;
 }
 
-/* Nothing to write when the test ended before its summary. */
-static int
-metrics_finish(struct iperf_test *test, void *vst)
-{
-	struct metrics_state *st = vst;
-
-	if (st->end == NULL)
-		return 0;
-	return write_atomically(test, st, test->opt.metrics_file);
-}
-
 static void
 metrics_release(void *vst)
 {
@@ -399,10 +371,10 @@ metrics_release(void *vst)
 
 const struct out_sink report_metrics = {
 	.name = "--metrics",
-	.wanted = metrics_wanted,
+	.path = metrics_path,
 	.open = metrics_open,
 	.interval = metrics_interval,
 	.summary = metrics_summary,
-	.finish = metrics_finish,
+	.render = metrics_render,
 	.release = metrics_release,
 };

@@ -6,8 +6,12 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -39,9 +43,187 @@ report_out_wanted(const struct iperf_test *test)
 	size_t i;
 
 	for (i = 0; sinks[i] != NULL; i++)
-		if (sinks[i]->wanted(test))
+		if (sinks[i]->path(test) != NULL)
 			return 1;
 	return 0;
+}
+
+/* buf[*n..] = src[0..k); -1 if it does not fit (with the '\0'). */
+static int
+put(char *buf, size_t len, size_t *n, const char *src, size_t k)
+{
+	if (*n + k >= len)
+		return -1;
+	memcpy(buf + *n, src, k);
+	*n += k;
+	buf[*n] = '\0';
+	return 0;
+}
+
+/* "-<id>" before the extension of the file name in buf[0..*n). */
+static int
+insert_id(char *buf, size_t len, size_t *n, const char *id)
+{
+	char *base = strrchr(buf, '/'), *dot, tail[PATH_MAX];
+	size_t at, k = strlen(id) + 1;
+
+	base = base != NULL ? base + 1 : buf;
+	dot = strrchr(base, '.');
+	at = dot != NULL && dot > base ? (size_t)(dot - buf) : *n;
+	if (*n + k >= len || *n - at >= sizeof(tail))
+		return -1;
+	memcpy(tail, buf + at, *n - at);
+	buf[at] = '-';
+	memcpy(buf + at + 1, id, k - 1);
+	memcpy(buf + at + k, tail, *n - at);
+	*n += k;
+	buf[*n] = '\0';
+	return 0;
+}
+
+static int
+expand(const char *pattern, const char *id, const char *peer, char *buf,
+    size_t len)
+{
+	const char *p = pattern;
+	size_t n = 0;
+	int placed = 0, rc = 0;
+
+	buf[0] = '\0';
+	while (*p != '\0' && rc == 0) {
+		if (strncmp(p, "{test}", 6) == 0 || strncmp(p, "{peer}", 6) == 0) {
+			const char *v = p[1] == 't' ? id : peer;
+
+			rc = put(buf, len, &n, v, strlen(v));
+			placed = 1;
+			p += 6;
+			continue;
+		}
+		rc = put(buf, len, &n, p++, 1);
+	}
+	if (rc == 0 && !placed)
+		rc = insert_id(buf, len, &n, id);
+	if (rc == -1)
+		errno = ENAMETOOLONG;
+	return rc;
+}
+
+int
+report_out_path(const struct iperf_test *test, const char *pattern,
+    char *buf, size_t len)
+{
+	char id[24];
+
+	if (test->opt.role != 's') {
+		if (strlen(pattern) >= len) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(buf, pattern, strlen(pattern) + 1);
+		return 0;
+	}
+	(void)snprintf(id, sizeof(id), "%d", test->server_test_number);
+	return expand(pattern, id, test->run.peer_host[0] != '\0' ?
+	    test->run.peer_host : "unknown", buf, len);
+}
+
+/* The name a file is written to before it is renamed over path: unique
+ * to this process and, on a server, to the test. */
+static int
+tmp_path(const struct iperf_test *test, const char *path, char *buf,
+    size_t len)
+{
+	int n = test->opt.role == 's' ?
+	    snprintf(buf, len, "%s.tmp.%ld.%d", path, (long)getpid(),
+		test->server_test_number) :
+	    snprintf(buf, len, "%s.tmp.%ld", path, (long)getpid());
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+/* IEOUTFILE: "unable to write the --plot file PATH: reason". */
+static int
+out_fail(struct iperf_test *test, const char *option, const char *path,
+    int err)
+{
+	char what[sizeof(test->run.err.arg)];
+
+	(void)snprintf(what, sizeof(what), "%.32s file %.1000s", option, path);
+	return iperf_fail_arg_errno(test, IEOUTFILE, what, err);
+}
+
+int
+report_out_check(struct iperf_test *test)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 64];
+	size_t i;
+
+	for (i = 0; sinks[i] != NULL; i++) {
+		const char *pattern = sinks[i]->path(test);
+		int fd, rc;
+
+		if (pattern == NULL)
+			continue;
+		rc = test->opt.role == 's' ?
+		    expand(pattern, "0", "probe", path, sizeof(path)) :
+		    report_out_path(test, pattern, path, sizeof(path));
+		if (rc == 0)
+			rc = tmp_path(test, path, tmp, sizeof(tmp));
+		fd = rc == 0 ? open(tmp, O_WRONLY | O_CREAT | O_TRUNC |
+		    O_CLOEXEC, 0666) : -1;
+		if (fd == -1) {
+			report_out_release(test); /* no file at the end either */
+			return out_fail(test, sinks[i]->name,
+			    test->opt.role == 's' ? pattern : path, errno);
+		}
+		(void)close(fd);
+		(void)unlink(tmp);
+	}
+	return 0;
+}
+
+/* The sink's contents written whole to the temporary name, synced, then
+ * renamed over path: 0, 1 (nothing to write: path left as it is), -1. */
+static int
+write_atomically(struct iperf_test *test, const struct out_sink *sink,
+    void *st, const char *path)
+{
+	char tmp[PATH_MAX + 64];
+	FILE *f;
+	int fd, rc, saved;
+
+	if (tmp_path(test, path, tmp, sizeof(tmp)) == -1)
+		return -1;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd == -1)
+		return -1;
+	f = fdopen(fd, "w");
+	if (f == NULL) {
+		saved = errno;
+		(void)close(fd);
+		(void)unlink(tmp);
+		errno = saved;
+		return -1;
+	}
+	rc = sink->render(test, st, f);
+	if (rc == 0)
+		rc = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0 ? 0 : -1;
+	saved = errno;
+	if (fclose(f) != 0 && rc == 0) {
+		rc = -1;
+		saved = errno;
+	}
+	if (rc == 0 && rename(tmp, path) == 0)
+		return 0;
+	if (rc == 0)
+		saved = errno;
+	(void)unlink(tmp);
+	errno = saved;
+	return rc == 1 ? 1 : -1;
 }
 
 void
@@ -67,11 +249,13 @@ tee_begin(struct iperf_test *test)
 
 	test->report_main->begin(test);
 	report_out_release(test); /* a server's previous test */
+	if (test->run.err.code == IEOUTFILE)
+		return; /* report_out_check() refused a file: none at the end */
 	o = calloc(1, sizeof(*o));
 	if (o == NULL)
 		return;
 	for (i = 0; sinks[i] != NULL; i++)
-		if (sinks[i]->wanted(test))
+		if (sinks[i]->path(test) != NULL)
 			o->st[i] = sinks[i]->open(test);
 	test->run.out = o;
 }
@@ -115,23 +299,31 @@ tee_summary(struct iperf_test *test)
 }
 
 /* Write each file; a failure is an error line on stderr and the exit
- * status 1 (the report itself is complete). */
+ * status 1 (the report itself is complete; a server goes on). */
 static void
 tee_finish(struct iperf_test *test)
 {
 	struct report_out *o = test->run.out;
+	char path[PATH_MAX], msg[PATH_MAX + 256];
 	size_t i;
 
 	test->report_main->finish(test);
 	if (o == NULL)
 		return;
 	for (i = 0; sinks[i] != NULL; i++) {
-		if (o->st[i] == NULL || sinks[i]->finish(test, o->st[i]) == 0)
+		struct iperf_err_state e;
+
+		if (o->st[i] == NULL)
 			continue;
-		report_stderr(test, "iperf3: error - unable to write the %s "
-		    "file: %s\n", sinks[i]->name, strerror(errno));
+		if (report_out_path(test, sinks[i]->path(test), path,
+			sizeof(path)) == 0 &&
+		    write_atomically(test, sinks[i], o->st[i], path) >= 0)
+			continue;
 		/* the client's iperf_run_client() fails with it */
-		(void)iperf_fail(test, IEOUTFILE, errno);
+		(void)out_fail(test, sinks[i]->name, path, errno);
+		e = test->run.err;
+		iperf_error_format(&e, msg, sizeof(msg));
+		report_stderr(test, "iperf3: error - %s\n", msg);
 		test->out_failed = 1;
 	}
 	report_out_release(test);

@@ -12,14 +12,17 @@
 #ifndef IPERF_REPORT_OUT_H
 #define IPERF_REPORT_OUT_H
 
+#include <stdio.h>
+
 struct cJSON;
 struct iperf_test;
 struct report_ops;
 
 struct out_sink {
 	const char *name;  /* the option, for messages: "--plot" */
-	/* whether this test wants the sink (its option was given) */
-	int (*wanted)(const struct iperf_test *test);
+	/* the option's path (a pattern on a server), or NULL when this test
+	 * does not want the sink */
+	const char *(*path)(const struct iperf_test *test);
 	/* per-run state, freed by release(); NULL on ENOMEM */
 	void *(*open)(struct iperf_test *test);
 	/* one interval record (an element of -J's "intervals"); not owned */
@@ -29,8 +32,9 @@ struct out_sink {
 	 * counts); not owned */
 	void (*summary)(struct iperf_test *test, void *st,
 	    const struct cJSON *end);
-	/* end of the test: write the file; -1 with errno set on failure */
-	int (*finish)(struct iperf_test *test, void *st);
+	/* end of the test: the file's contents into f; 0, 1 if there is
+	 * nothing to write (the file is left as it is), -1 with errno */
+	int (*render)(struct iperf_test *test, void *st, FILE *f);
 	void (*release)(void *st);
 };
 
@@ -42,6 +46,21 @@ extern const struct report_ops report_tee;
 
 /* Whether any side output is asked for (report_select). */
 int report_out_wanted(const struct iperf_test *test);
+/*
+ * The file a sink writes for this test.  On a client, the option's path.
+ * On a server the path is a pattern: "{test}" becomes the test's number
+ * (as in "test #N", [T<N>]) and "{peer}" the client's address; a path
+ * with neither gets "-{test}" before its extension ("m.prom":
+ * "m-3.prom"), so that tests never write one file.  The file is written
+ * whole to a temporary name beside it (report_out_tmp_path) and renamed
+ * over it.  -1 (ENAMETOOLONG) if it does not fit in len.
+ */
+int report_out_path(const struct iperf_test *test, const char *pattern,
+    char *buf, size_t len);
+/* Before any data: each wanted file's temporary name (a server's with
+ * test 0 and peer "probe") is created and removed again.  0, or -1 with
+ * IEOUTFILE naming the option, the path and the reason. */
+int report_out_check(struct iperf_test *test);
 /* Free the run's sink states (test_run_release). */
 void report_out_release(struct iperf_test *test);
 

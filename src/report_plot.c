@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "iperf.h"
+#include "iperf_error.h"
 #include "plot.h"
 #include "proto.h"
 #include "report_int.h"
@@ -30,8 +31,10 @@ struct plot_sink {
 	struct plot_data *d;
 	int err;       /* an allocation failed: finish() reports ENOMEM */
 	int omitted;   /* omitted intervals seen */
+	int drawn;     /* intervals drawn */
 	int dated;     /* start is the run's start time */
 	double last_secs; /* length of the last interval drawn */
+	double iv_start;  /* start of the interval being added */
 	time_t start;
 };
 
@@ -62,7 +65,15 @@ add(struct plot_sink *ps, enum plot_panel panel, const char *label,
 	struct plot_series *s;
 
 	s = plot_series_get(ps->d, panel, label, style, color, dashed);
-	if (s == NULL || plot_series_add(s, x, y) != 0)
+	if (s == NULL)
+		ps->err = 1;
+	/* A line starts at the start of its first interval (points are at
+	 * interval ends: the first interval was left empty); bars span
+	 * their interval already. */
+	else if (s->n == 0 && s->pend_n == 0 && style != PLOT_BARS &&
+	    ps->iv_start < x && plot_series_add(s, ps->iv_start, y) != 0)
+		ps->err = 1;
+	else if (plot_series_add(s, x, y) != 0)
 		ps->err = 1;
 }
 
@@ -161,6 +172,8 @@ plot_interval(struct iperf_test *test, void *st, const cJSON *iv)
 	if (found && secs < ps->last_secs / 10)
 		return; /* a sliver after the end: its rate is noise */
 	ps->last_secs = secs;
+	ps->drawn++;
+	ps->iv_start = num(sum, "start", &found);
 	if (!ps->dated) {
 		report_wall_time(test, &ps->start, &ms);
 		ps->dated = 1;
@@ -274,51 +287,57 @@ title(struct iperf_test *test, struct plot_sink *ps, char *buf, size_t len)
 	    when);
 }
 
-static int
-write_file(const char *path, const char *text, size_t len)
+/* A run that failed after some intervals says so under its title. */
+static void
+failure_note(struct iperf_test *test, struct plot_sink *ps)
 {
-	FILE *f = fopen(path, "w");
-	int e;
+	char msg[256], note[300];
+	struct iperf_err_state e = test->run.err;
 
-	if (f == NULL)
-		return -1;
-	if (fwrite(text, 1, len, f) != len) {
-		e = errno;
-		(void)fclose(f);
-		errno = e;
-		return -1;
-	}
-	return fclose(f) == 0 ? 0 : -1;
+	if (test->run.abort == ABORT_NONE)
+		return;
+	if (e.code != 0)
+		iperf_error_format(&e, msg, sizeof(msg));
+	else
+		(void)snprintf(msg, sizeof(msg), "interrupted");
+	(void)snprintf(note, sizeof(note), "the test ended early: %s", msg);
+	if (plot_set_note(ps->d, PLOT_MAX_NOTES - 2, note) != 0)
+		ps->err = 1;
 }
 
+/* Nothing drawn (the test failed before its first interval): an earlier
+ * plot in the file stays; the error went where errors go. */
 static int
-plot_finish(struct iperf_test *test, void *st)
+plot_render(struct iperf_test *test, void *st, FILE *f)
 {
 	struct plot_sink *ps = st;
 	char buf[512], *svg;
 	size_t len;
 	int rc;
 
+	if (ps->drawn == 0)
+		return 1;
 	title(test, ps, buf, sizeof(buf));
 	if (ps->omitted > 0) {
 		if (plot_set_note(ps->d, PLOT_MAX_NOTES - 1,
 		    "omitted intervals (-O) not drawn") != 0)
 			ps->err = 1;
 	}
+	failure_note(test, ps);
 	if (ps->err || plot_set_title(ps->d, buf) != 0 ||
 	    (svg = plot_svg(ps->d, &len)) == NULL) {
 		errno = ENOMEM;
 		return -1;
 	}
-	rc = write_file(test->opt.plot_file, svg, len);
+	rc = fwrite(svg, 1, len, f) == len ? 0 : -1;
 	free(svg);
 	return rc;
 }
 
-static int
-plot_wanted(const struct iperf_test *test)
+static const char *
+plot_path(const struct iperf_test *test)
 {
-	return test->opt.plot_file != NULL;
+	return test->opt.plot_file;
 }
 
 static void *
@@ -347,10 +366,10 @@ plot_release(void *st)
 
 const struct out_sink report_plot_sink = {
 	.name = "--plot",
-	.wanted = plot_wanted,
+	.path = plot_path,
 	.open = plot_open,
 	.interval = plot_interval,
 	.summary = plot_summary,
-	.finish = plot_finish,
+	.render = plot_render,
 	.release = plot_release,
 };

@@ -23,6 +23,7 @@
 #include "params.h"
 #include "proto.h"
 #include "report.h"
+#include "report_out.h"
 #include "server.h"
 #include "server_accept.h"
 #include "server_limits.h"
@@ -521,7 +522,8 @@ server_open(struct iperf_test *test)
 	test->opt.role = 's';
 	test->run.state = IPERF_START;
 	test->run.done = 0;
-	if (session_open(test) == -1 || server_listen(test) == -1 ||
+	if (session_open(test) == -1 || report_out_check(test) == -1 ||
+	    server_listen(test) == -1 ||
 	    (test->opt.affinity >= 0 &&
 		affinity_pin(test, test->opt.affinity) == -1)) {
 		test->reporter->begin(test);

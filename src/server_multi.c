@@ -26,6 +26,7 @@
 #include "net.h"
 #include "proto.h"
 #include "report.h"
+#include "report_out.h"
 #include "server.h"
 #include "server_accept.h"
 #include "server_multi.h"
@@ -575,7 +576,7 @@ multi_open(struct server_multi *m)
 	struct iperf_test *s = m->server;
 
 	if (session_open(s) == -1 || session_open_wake(s) == -1 ||
-	    server_listen(s) == -1 ||
+	    report_out_check(s) == -1 || server_listen(s) == -1 ||
 	    evloop_add_fd(s->loop, s->listener, EV_READ, listener_cb, m) ==
 		-1) {
 		if (s->run.err.code == 0)

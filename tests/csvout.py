@@ -19,7 +19,8 @@ Ours on both ends, on loopback:
   multi     --max-tests 2 with two tests at once: one header, rows of both
   logfile   --logfile gets the rows, stdout nothing
   error     a refused connection: exit 1, "iperf3: error - " on stderr,
-            stdout only the header
+            nothing on stdout (the header comes with the first row); with
+            --logfile, the file of an earlier run left as it was
   rr        --rr and --latency still write rows (stock figures)
 Stock 3.21 (where present): our --csv client against its server, and our
 --csv server with its client.
@@ -307,10 +308,32 @@ def error():
     probs = [] if rc == 1 else [f"exit {rc}"]
     if not err.startswith("iperf3: error - "):
         probs.append(f"stderr {err[:100]!r}")
-    rows = parse(out, probs)
-    if rows:
-        probs.append(f"{len(rows)} rows after the header")
-    report("error: refused connection, error on stderr", probs)
+    if out:
+        probs.append(f"stdout {out[:100]!r} (not even a header)")
+    report("error: refused connection, error on stderr, stdout empty",
+           probs)
+
+
+def error_logfile():
+    """A refused run leaves the --logfile of earlier runs as it was: no
+    header with nothing under it, no error line among the rows."""
+    probs = []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "out.csv")
+        rc, _, _, _ = pair(["-t", "1", "--csv", "--logfile", path])
+        with open(path, "rb") as f:
+            before = f.read()
+        rc2, _, err = client(free_port(), ["-t", "1", "--csv", "--logfile",
+                                           path])
+        with open(path, "rb") as f:
+            after = f.read()
+    if rc != 0 or rc2 != 1:
+        probs.append(f"exit {rc}, then {rc2}")
+    if after != before:
+        probs.append(f"the file grew by {after[len(before):][:120]!r}")
+    if "iperf3: error - " not in err:
+        probs.append(f"stderr {err[:100]!r}")
+    report("error with --logfile: the file is left as it was", probs)
 
 
 def rr():
@@ -344,7 +367,8 @@ def stock():
 
 
 CASES = [tcp, parallel, udp, reverse, bidir, omit, title, same_client,
-         same_server, serve_two, multi, logfile, error, rr, stock]
+         same_server, serve_two, multi, logfile, error, error_logfile, rr,
+         stock]
 
 if __name__ == "__main__":
     sys.exit(run_cases(CASES, FILTER))

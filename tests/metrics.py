@@ -12,11 +12,18 @@ Ours on both ends, on loopback:
   bidir     --bidir: one series per direction, download from the
             _bidir_reverse sums
   server    a --metrics -J server: its own side only (upload: received
-            figures, no sent ones), the client's address as host
+            figures, no sent ones), the client's address as host; its
+            path is a pattern (FILE-1.prom for test 1, a test label)
+  server patterns  two tests at once under --max-tests 2: a file each
+            (m-1, m-2; p-{peer}-{test}), each with its test label
+  failed run  a refused client replaces a good file with iperf3_success 0
+            and the attempt's time, no figures
+  promtool  every file made passes `promtool check metrics`
   atomic    an existing file is replaced (a new inode), no FILE.tmp.*
             left, mode 0666 less the umask (022: 0644, 077: 0600)
-  unwritable  a missing directory: the error line, exit 1, the report
-            still printed
+  unwritable  a missing directory, /proc/version: refused before any data
+            (the option, the path, the reason; exit 1; the server never
+            reached); a server with one refuses to start
 Stock 3.21 (where present): our client against its server, our server
 with its client.
 
@@ -107,9 +114,9 @@ def compare(probs, m, rec, direction, pairs):
 
 
 SENT = [("iperf3_sent_bytes", "bytes", 1),
-        ("iperf3_sent_bits_per_second", "bits_per_second", 1)]
+        ("iperf3_sent_bytes_per_second", "bits_per_second", 0.125)]
 RECEIVED = [("iperf3_received_bytes", "bytes", 1),
-            ("iperf3_received_bits_per_second", "bits_per_second", 1)]
+            ("iperf3_received_bytes_per_second", "bits_per_second", 0.125)]
 UDP = [("iperf3_udp_packets", "packets", 1),
        ("iperf3_udp_lost_packets", "lost_packets", 1),
        ("iperf3_udp_jitter_seconds", "jitter_ms", 0.001)]
@@ -177,7 +184,10 @@ def server_role():
                            ("-1", "-J", "--metrics", path))
     probs = [] if cli.returncode == 0 else [f"exit {cli.returncode}"]
     end = json.loads(sout)["end"]
-    m = load(path)
+    # a server's path is a pattern: test 1's file is server-1.prom
+    m = load(os.path.join(TMP, "server-1.prom"))
+    if value(m, "iperf3_received_bytes", test="1") is None:
+        probs.append("no test=\"1\" label")
     compare(probs, m, end["sum_received"], "upload", RECEIVED)
     if value(m, "iperf3_sent_bytes") is not None:
         probs.append("the client's side (sent) in the server's file")
@@ -211,15 +221,114 @@ def atomic():
 
 
 def unwritable():
-    path = os.path.join(TMP, "no", "such", "dir.prom")
-    cli, _, _ = pair(["-t", "1", "--metrics", path])
-    probs = [] if cli.returncode == 1 else [f"exit {cli.returncode}"]
-    if "iperf3: error - unable to write the --metrics file: No such file " \
-            "or directory" not in cli.stderr:
-        probs.append(f"stderr {cli.stderr[-200:]!r}")
-    if "iperf Done." not in cli.stdout or "receiver" not in cli.stdout:
-        probs.append("the report is not complete")
-    report("unwritable: error line, exit 1, report printed", probs)
+    """Checked before any data: the client stops at once with the option,
+    the path and the reason, and never reaches the server (which still
+    waits for its one test); a server refuses to start."""
+    for path, why in ((os.path.join(TMP, "no", "such", "dir.prom"),
+                       "No such file or directory"),
+                      ("/proc/version", "No such file or directory")):
+        srv, port = server(OURS, ("-1",))
+        try:
+            cli = subprocess.run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                                  "-t", "3", "--metrics", path],
+                                 capture_output=True, text=True, timeout=30)
+            time.sleep(0.3)
+            probs = [] if cli.returncode == 1 else [f"exit {cli.returncode}"]
+            want = f"iperf3: error - unable to write the --metrics file " \
+                f"{path}: {why}"
+            if want not in cli.stderr:
+                probs.append(f"stderr {cli.stderr[-200:]!r}, want {want!r}")
+            if "Connecting" in cli.stdout or srv.poll() is not None:
+                probs.append("the client reached the server")
+        finally:
+            stop(srv)
+        report(f"unwritable {path}: refused before any data", probs)
+    r = subprocess.run([OURS, "-s", "-p", str(free_port()), "--metrics",
+                        os.path.join(TMP, "no", "m.prom")],
+                       capture_output=True, text=True, timeout=30)
+    want = f"unable to write the --metrics file {TMP}/no/m.prom: No such " \
+        "file or directory"
+    report("unwritable: a server refuses to start", [] if r.returncode == 1
+           and want in r.stderr else [f"exit {r.returncode}, {r.stderr!r}"])
+
+
+def failed_run():
+    """A test that fails writes its failure, never leaves the figures of
+    an older test in place: iperf3_success 0 and the time of the attempt
+    only."""
+    path = os.path.join(TMP, "failed.prom")
+    probs = []
+    pair(["-t", "1", "--metrics", path])
+    good = load(path)
+    if value(good, "iperf3_success") != 1:
+        probs.append(f"a good run: iperf3_success {value(good, 'iperf3_success')}")
+    port = free_port()   # nobody listens there
+    t0 = time.time()
+    cli = subprocess.run([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", "1",
+                          "--metrics", path], capture_output=True, text=True,
+                         timeout=30)
+    m = load(path)
+    if cli.returncode != 1:
+        probs.append(f"refused run: exit {cli.returncode}")
+    if value(m, "iperf3_success", port=str(port)) != 0:
+        probs.append(f"iperf3_success {value(m, 'iperf3_success')}")
+    start = value(m, "iperf3_test_start_timestamp_seconds")
+    if start is None or abs(start - t0) > 5:
+        probs.append(f"attempt time {start} (now {t0:.0f})")
+    if value(m, "iperf3_sent_bytes") is not None:
+        probs.append("figures in a failed run's file")
+    report("failed run: iperf3_success 0 and the attempt's time", probs)
+
+
+def promtool():
+    """Every file this script made passes `promtool check metrics` (its
+    lint: base units, suffixes)."""
+    import shutil
+    if shutil.which("promtool") is None:
+        skip("promtool: not installed (Debian's prometheus package)")
+        return
+    probs = []
+    made = [n for n in sorted(os.listdir(TMP)) if n.endswith(".prom")]
+    for n in made:
+        with open(os.path.join(TMP, n)) as f:
+            r = subprocess.run(["promtool", "check", "metrics"], stdin=f,
+                               capture_output=True, text=True, timeout=30)
+        if r.returncode != 0:
+            probs.append(f"{n}: {(r.stdout + r.stderr).strip()[:300]}")
+    report(f"promtool check metrics: {len(made)} files", probs if made else
+           ["no files"])
+
+
+def server_patterns():
+    """A server's path is a pattern: two tests at once under --max-tests
+    write two files, each with its test label; {peer} and {test}."""
+    probs = []
+    for pattern, names in (("m.prom", ("m-1.prom", "m-2.prom")),
+                           ("p-{peer}-{test}.prom",
+                            ("p-127.0.0.1-1.prom", "p-127.0.0.1-2.prom"))):
+        srv, port = server(OURS, ("--max-tests", "2", "--metrics",
+                                  os.path.join(TMP, pattern)))
+        try:
+            clis = [subprocess.Popen([OURS, "-c", "127.0.0.1", "-p",
+                                      str(port), "-t", "2"],
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+                    for _ in range(2)]
+            for c in clis:
+                if c.wait(timeout=30) != 0:
+                    probs.append(f"{pattern}: a client exit {c.returncode}")
+            time.sleep(0.5)
+        finally:
+            stop(srv)
+        for i, n in enumerate(names):
+            p = os.path.join(TMP, n)
+            if not os.path.exists(p):
+                probs.append(f"{pattern}: no {n} ({os.listdir(TMP)})")
+                continue
+            m = load(p)
+            if value(m, "iperf3_received_bytes", test=str(i + 1)) is None:
+                probs.append(f"{n}: no test=\"{i + 1}\" series")
+    report("server patterns: a file per test, test labels", probs)
 
 
 def stock():
@@ -230,14 +339,14 @@ def stock():
         cli, sout, _ = pair(["-t", "1", "-u"],
                             ("-1", "-J", "--metrics", out), cbin=path)
         probs = [] if cli.returncode == 0 else [f"exit {cli.returncode}"]
-        m = load(out)
+        m = load(os.path.join(TMP, "stock_s-1.prom"))  # test 1's file
         compare(probs, m, json.loads(sout)["end"]["sum_received"], "upload",
                 RECEIVED + UDP)
         report(f"stock: our server with a {ver} UDP client", probs)
 
 
 CASES = [tcp, udp, parallel, reverse, bidir, server_role, atomic,
-         unwritable, stock]
+         unwritable, failed_run, server_patterns, stock, promtool]
 
 if __name__ == "__main__":
     try:

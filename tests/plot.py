@@ -13,8 +13,12 @@ line when absent) to a non-empty PNG.
 
 Cases: ours/ours TCP, UDP, -P 3, -R, UDP -R, --bidir -P 2, -O 1, the
 server's own picture; our client against a 3.21 server and our server
-with a 3.21 client (SKIP lines when 3.21 is absent); an unwritable path
-(the error line, exit 1, the report still printed).
+with a 3.21 client (SKIP lines when 3.21 is absent; a server's picture
+is FILE-1.svg, its path a pattern); an unwritable path (refused before
+any data: the option, the path, the reason); a refused run (an earlier
+picture stays, none is made); a server killed mid-run (drawn, the early
+end noted); lines starting at the first interval's start and whole
+retransmit ticks on an all-zero panel.
 
 Usage: plot.py OURS [FILTER]
 """
@@ -195,6 +199,7 @@ def server_case(label, client, args, title_re, want_panels, rate_lines):
     probs = []
     svg = os.path.join(TMP, label + ".svg")
     srv, port = server(OURS, ["--plot", svg])
+    svg = os.path.join(TMP, label + "-1.svg")  # a server's: test 1's file
     try:
         rc, _, err, _ = run([client, "-c", "127.0.0.1", "-p", str(port),
                              "-t", "2", "-i", "0.5"] + args)
@@ -242,24 +247,113 @@ def case_stock_client():
 
 
 def case_unwritable():
+    """Refused before any data: the option, the path, the reason."""
     t0 = time.time()
     probs = []
+    path = os.path.join(TMP, "no", "such", "dir.svg")
     srv, port = server(OURS)
     try:
         rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
-                               "-t", "1", "--plot",
-                               os.path.join(TMP, "no", "such", "dir.svg")])
+                               "-t", "1", "--plot", path])
+        if srv.poll() is not None:
+            probs.append("the client reached the server")
     finally:
         stop(srv, grace=5)
     if rc != 1:
         probs.append(f"exit {rc} (want 1)")
-    if "iperf3: error - unable to write the --plot file: No such file or " \
-            "directory" not in err:
+    want = f"iperf3: error - unable to write the --plot file {path}: No " \
+        "such file or directory"
+    if want not in err:
         probs.append(f"stderr {err[-200:]!r}")
-    if "receiver" not in out or "iperf Done." not in out:
-        probs.append("report not printed")
-    report("unwritable path: error line, exit 1, report printed", probs,
+    if "Connecting" in out:
+        probs.append("the client connected")
+    report("unwritable path: refused before any data", probs,
            time.time() - t0)
+
+
+def case_failed_run():
+    """A test that never reached its first interval leaves an earlier
+    picture as it was (and makes none where there was none)."""
+    probs = []
+    old = os.path.join(TMP, "tcp.svg")
+    if not os.path.exists(old):
+        client_case("tcp", [], r"iperf3 TCP upload " + TO + ", 1 stream",
+                    TCP_SEND, 1)
+    with open(old, "rb") as f:
+        before = f.read()
+    port = free_port()  # nobody listens
+    for path in (old, os.path.join(TMP, "never.svg")):
+        rc, _, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                             "-t", "1", "--plot", path])
+        if rc != 1 or "Connection refused" not in err:
+            probs.append(f"exit {rc}: {err[-200:]!r}")
+    with open(old, "rb") as f:
+        if f.read() != before:
+            probs.append("the earlier picture was replaced")
+    if os.path.exists(os.path.join(TMP, "never.svg")):
+        probs.append("a picture of a refused run was made")
+    if [n for n in os.listdir(TMP) if ".tmp." in n]:
+        probs.append("a temporary file was left")
+    report("failed run: the earlier picture stays", probs)
+
+
+def case_partial():
+    """The server goes away mid-run: what was measured is drawn, and the
+    picture says the test ended early."""
+    probs = []
+    svg = os.path.join(TMP, "partial.svg")
+    srv, port = server(OURS)
+    try:
+        cli = subprocess.Popen([OURS, "-c", "127.0.0.1", "-p", str(port),
+                                "-t", "6", "-i", "0.5", "--plot", svg],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+        time.sleep(2)
+        srv.kill()
+        out, err = cli.communicate(timeout=60)
+    finally:
+        stop(srv)
+    if cli.returncode != 1:
+        probs.append(f"client exit {cli.returncode}")
+    if not os.path.exists(svg):
+        probs.append("no picture")
+    else:
+        root = ET.parse(svg).getroot()
+        if not any(t.startswith("the test ended early: ")
+                   for t in texts(root)):
+            probs.append(f"no note of the early end: {texts(root)[:3]}")
+    report("partial run: drawn, with the early end noted", probs)
+
+
+def case_lines_from_zero():
+    """Lines start where the first interval starts (the left edge of the
+    plot area), not at its end; an all-zero retransmits panel has whole
+    ticks (0, 1), not a lone 0.5."""
+    probs = []
+    svg = os.path.join(TMP, "slow.svg")
+    srv, port = server(OURS)
+    try:
+        rc, _, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                             "-t", "3", "-b", "10M", "--plot", svg])
+    finally:
+        stop(srv, grace=5)
+    if rc != 0:
+        report("lines from zero", [f"exit {rc}: {err[-200:]}"])
+        return
+    root = ET.parse(svg).getroot()
+    pn = panels(root)
+    left = [float(r.get("x")) for r in pn["throughput"].iter(NS + "rect")]
+    first = [float(pl.get("points").split()[0].split(",")[0])
+             for pl in pn["throughput"].iter(NS + "polyline")]
+    if not left or not first or abs(first[0] - min(left)) > 1:
+        probs.append(f"first point at x={first[:1]}, plot area from "
+                     f"{min(left) if left else None}")
+    ticks = ["".join(t.itertext()) for t in
+             pn["retransmits"].iter(NS + "text")
+             if t.get("text-anchor") == "end"] if "retransmits" in pn else []
+    if "0.5" in ticks or not ticks or any("." in t for t in ticks):
+        probs.append(f"retransmit ticks {ticks}")
+    report("lines from zero, whole retransmit ticks", probs)
 
 
 def main():
@@ -270,7 +364,8 @@ def main():
         return run_cases([case_tcp, case_udp, case_parallel, case_reverse,
                           case_udp_reverse, case_bidir, case_omit,
                           case_server, case_stock_server, case_stock_client,
-                          case_unwritable], FILTER)
+                          case_unwritable, case_failed_run, case_partial,
+                          case_lines_from_zero], FILTER)
     finally:
         if os.environ.get("PLOT_KEEP") is None:
             shutil.rmtree(TMP, ignore_errors=True)
