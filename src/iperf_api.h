@@ -308,8 +308,8 @@ void iperf_set_test_connect_timeout(struct iperf_test *test, int ct);
 void iperf_set_test_idle_timeout(struct iperf_test *test, int seconds);
 /* Extension: tests iperf_run_server() runs at once (--max-tests; 1, the
  * default, is stock behaviour) and of those at most per_ip from one client
- * address (--max-tests-per-ip; 0 = no limit).  -1 with IEMAXTESTS when out
- * of 1..64. */
+ * address (--max-tests-per-ip; 0 = no limit).  -1 with IEMAXTESTS when n
+ * is out of 1..64, with IEMAXTESTSPERIP when per_ip is out of 0..64. */
 int iperf_set_test_max_tests(struct iperf_test *test, int n);
 int iperf_set_test_max_tests_per_ip(struct iperf_test *test, int per_ip);
 void iperf_set_test_rcv_timeout(struct iperf_test *test, int ms);
@@ -564,7 +564,13 @@ enum {
 	/* extension: --csv with -J or --json-stream */
 	IEOUTCONFLICT = 405,
 	/* extension: a --plot or --metrics file could not be written */
-	IEOUTFILE = 406
+	IEOUTFILE = 406,
+	/* extension: --max-tests-per-ip out of range */
+	IEMAXTESTSPERIP = 407,
+	/* extension: --max-tests-per-ip without --max-tests */
+	IEPERIPNOMAX = 408,
+	/* extension: a value of an option of ours that is not a number */
+	IEOPTVALUE = 409
 };
 
 #ifdef __cplusplus

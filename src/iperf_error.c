@@ -153,10 +153,13 @@ static const struct error_text error_texts[] = {
 	{ IEUPDATETIMER, SFX_ALWAYS, "unable to update timer" },
 	{ IEBADSTAGE, SFX_NONE, "stage function called in the wrong role or state of the test" },
 	{ IEMAXTESTS, SFX_NONE, "the number of concurrent tests must be between 1 and 64" },
-	{ IERRCONFLICT, SFX_NONE, "--rr cannot be used with -R, --bidir, -b, -n, -k, -F, -Z, --gsro, --sctp or --latency, and --rr-response needs --rr" },
+	{ IERRCONFLICT, SFX_NONE, "--rr cannot be used with this option" },
 	{ IERRRESPONSE, SFX_NONE, "the --rr-response size must be between 1 byte and 1 MByte (UDP: 65507 bytes)" },
 	{ IEOUTCONFLICT, SFX_NONE, "--csv cannot be used with -J or --json-stream" },
 	{ IEOUTFILE, SFX_ALWAYS, "unable to write a --plot or --metrics file" },
+	{ IEMAXTESTSPERIP, SFX_NONE, "the number of tests from one client address (--max-tests-per-ip) must be between 1 and 64" },
+	{ IEPERIPNOMAX, SFX_NONE, "--max-tests-per-ip needs --max-tests (more than one test at once)" },
+	{ IEOPTVALUE, SFX_NONE, "invalid value of an option" },
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 
@@ -192,6 +195,14 @@ iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 	if (e->code == IEUNITVAL) {
 		(void)snprintf(buf, len, "invalid unit value or suffix: '%s'",
 		    e->arg);
+		return;
+	}
+	if (e->code == IEOPTVALUE && e->arg[0] != '\0') {
+		(void)snprintf(buf, len, "invalid value for %s", e->arg);
+		return;
+	}
+	if (e->code == IERRCONFLICT && e->arg[0] != '\0') {
+		(void)snprintf(buf, len, "%s", e->arg);
 		return;
 	}
 	if (e->code == IEOUTFILE && e->arg[0] != '\0') {

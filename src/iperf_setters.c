@@ -217,7 +217,7 @@ int
 iperf_set_test_max_tests_per_ip(struct iperf_test *t, int per_ip)
 {
 	if (per_ip < 0 || per_ip > IPERF_MAX_TESTS) {
-		(void)iperf_fail(t, IEMAXTESTS, 0);
+		(void)iperf_fail(t, IEMAXTESTSPERIP, 0);
 		return test_api_fail(t);
 	}
 	t->opt.max_tests_per_ip = per_ip;

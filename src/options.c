@@ -20,6 +20,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -219,6 +220,27 @@ options_string(struct iperf_test *test, char **field, const char *arg)
 {
 	if (str_replace(field, arg) == -1)
 		return iperf_fail(test, IENEWTEST, ENOMEM);
+	return 0;
+}
+
+int
+options_int_strict(struct iperf_test *test, const char *option,
+    const char *arg, int *out)
+{
+	char what[128];
+	char *end = NULL;
+	long v;
+
+	errno = 0;
+	v = arg != NULL && *arg != '\0' && *arg != ' ' && *arg != '\t' ?
+	    strtol(arg, &end, 10) : 0;
+	if (end == NULL || *end != '\0' || errno != 0 || v < INT_MIN ||
+	    v > INT_MAX) {
+		(void)snprintf(what, sizeof(what), "%.32s: '%.80s'", option,
+		    arg != NULL ? arg : "");
+		return iperf_fail_arg(test, IEOPTVALUE, what);
+	}
+	*out = (int)v;
 	return 0;
 }
 

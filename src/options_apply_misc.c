@@ -340,22 +340,27 @@ opt_apply_latency(struct iperf_test *test, const char *arg)
 int
 opt_apply_max_tests(struct iperf_test *test, const char *arg)
 {
-	int v = parse_atoi(arg);
+	int v;
 
+	if (options_int_strict(test, "--max-tests", arg, &v) == -1)
+		return -1;
 	if (v < 1 || v > IPERF_MAX_TESTS)
 		return iperf_fail(test, IEMAXTESTS, 0);
 	test->opt.max_tests = v;
 	return 0;
 }
 
-/* --max-tests-per-ip M (ours): of those, at most M from one address. */
+/* --max-tests-per-ip M (ours): of those, at most M from one address
+ * (needs --max-tests: options_check.c). */
 int
 opt_apply_max_tests_per_ip(struct iperf_test *test, const char *arg)
 {
-	int v = parse_atoi(arg);
+	int v;
 
+	if (options_int_strict(test, "--max-tests-per-ip", arg, &v) == -1)
+		return -1;
 	if (v < 1 || v > IPERF_MAX_TESTS)
-		return iperf_fail(test, IEMAXTESTS, 0);
+		return iperf_fail(test, IEMAXTESTSPERIP, 0);
 	test->opt.max_tests_per_ip = v;
 	return 0;
 }

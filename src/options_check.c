@@ -240,25 +240,58 @@ check_end_conditions(struct iperf_test *test)
 	return 0;
 }
 
+/* The first option given with --rr that it cannot honour, or NULL. */
+static const char *
+rr_conflict(const struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	const struct {
+		int given;
+		const char *name;
+	} rules[] = {
+		{ s->reverse, "-R" },
+		{ s->bidirectional, "--bidir" },
+		{ options_seen(test, OPT_ID_BITRATE), "-b" },
+		{ s->bytes != 0 && test->opt.diskfile_name == NULL, "-n" },
+		{ s->blocks != 0, "-k" },
+		{ test->opt.diskfile_name != NULL, "-F" },
+		{ s->zerocopy, "-Z" },
+		{ test->opt.gsro, "--gsro" },
+		{ s->protocol_id == Psctp, "--sctp" },
+		{ test->opt.latency, "--latency" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
+		if (rules[i].given)
+			return rules[i].name;
+	return NULL;
+}
+
 /* Ours: --rr runs transactions: one direction, no rate, no count, no
- * file; the response defaults to the request's size. */
+ * file; the response defaults to the request's size.  A refusal names
+ * the option ("--rr cannot be used with -R"). */
 static int
 check_rr(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
 	int max = s->protocol_id == Pudp ? IPERF_MAX_UDP_BLOCKSIZE :
 	    IPERF_MAX_BLOCKSIZE;
+	const char *other;
+	char msg[64];
 
 	if (!s->rr) {
 		if (options_seen(test, OPT_ID_RR_RESPONSE))
-			return iperf_fail(test, IERRCONFLICT, 0);
+			return iperf_fail_arg(test, IERRCONFLICT,
+			    "--rr-response needs --rr");
 		return 0;
 	}
-	if (s->reverse || s->bidirectional || options_seen(test, OPT_ID_BITRATE) ||
-	    s->bytes != 0 || s->blocks != 0 || test->opt.diskfile_name != NULL ||
-	    s->zerocopy || test->opt.gsro || s->protocol_id == Psctp ||
-	    test->opt.latency)
-		return iperf_fail(test, IERRCONFLICT, 0);
+	other = rr_conflict(test);
+	if (other != NULL) {
+		(void)snprintf(msg, sizeof(msg), "--rr cannot be used with %s",
+		    other);
+		return iperf_fail_arg(test, IERRCONFLICT, msg);
+	}
 	if (s->rr_response == 0)
 		s->rr_response = s->blksize;
 	if (s->rr_response < 1 || s->rr_response > max)
@@ -320,6 +353,9 @@ options_check(struct iperf_test *test)
 		return -1;
 	if (test->opt.csv && test->opt.json_output)
 		return iperf_fail(test, IEOUTCONFLICT, 0);
+	if (options_seen(test, OPT_ID_MAX_TESTS_PER_IP) &&
+	    !options_seen(test, OPT_ID_MAX_TESTS))
+		return iperf_fail(test, IEPERIPNOMAX, 0);
 	json_warnings(test);
 	return 0;
 }

@@ -230,6 +230,12 @@ int options_string(struct iperf_test *test, char **field, const char *arg);
 /* Copy of arg cut at the first `sep`: returns the part before (to free),
  * *rest = the part after, or NULL without a separator. */
 char *options_split(const char *arg, int sep, char **rest);
+/* Our own options' integers (not stock's atoi leniency, which takes
+ * "2x" as 2): decimal digits, an optional sign, nothing else; out of int
+ * range is a bad value too.  -1 with IEOPTVALUE ("invalid value for
+ * --max-tests: '2x'"). */
+int options_int_strict(struct iperf_test *test, const char *option,
+    const char *arg, int *out);
 /* double -> int / uint64_t, saturating, NaN gives 0. */
 int options_clamp_int(double v);
 uint64_t options_clamp_u64(double v);

@@ -220,6 +220,72 @@ START_TEST(quotes_the_bad_unit_text)
 }
 END_TEST
 
+/* Our options' numbers are strict; stock ones keep 3.21's atoi. */
+START_TEST(our_numbers_are_strict)
+{
+	static const char *const bad[] = { "2x", "", " 2", "2 ", "2.5", "0x2",
+		"99999999999", "+", "-" };
+	char buf[256], line[64];
+	size_t i;
+	int v;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(options_int_strict(test, "--max-tests", bad[i],
+				  &v) == -1, "'%s' taken", bad[i]);
+		ck_assert_int_eq(test->run.err.code, IEOPTVALUE);
+	}
+	ck_assert_int_eq(options_int_strict(test, "--max-tests", "12", &v), 0);
+	ck_assert_int_eq(v, 12);
+	ck_assert_int_eq(options_int_strict(test, "--max-tests", "-3", &v), 0);
+	ck_assert_int_eq(v, -3);
+	/* 3.21 takes "-t 2x" as 2 seconds, and so do we */
+	(void)snprintf(line, sizeof(line), "-c h -t 2x");
+	ck_assert_int_eq(parse(line), 0);
+	ck_assert_int_eq(test->settings.duration, 2);
+	for (i = 0; i < 3; i++) {
+		static const char *const lines[] = { "-s --max-tests 2x",
+			"-s --max-tests 4 --max-tests-per-ip 0",
+			"-s --max-tests-per-ip 2" };
+		static const int codes[] = { IEOPTVALUE, IEMAXTESTSPERIP,
+			IEPERIPNOMAX };
+
+		options_free(test);
+		iperf_free_test(test);
+		setup();
+		ck_assert_int_eq(parse(lines[i]), -1);
+		ck_assert_int_eq(test->run.err.code, codes[i]);
+	}
+	iperf_error_format(&test->run.err, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "--max-tests-per-ip needs --max-tests (more "
+	    "than one test at once)");
+}
+END_TEST
+
+START_TEST(rr_names_the_option_it_cannot_take)
+{
+	static const char *const lines[][2] = {
+		{ "-c h --rr -R", "--rr cannot be used with -R" },
+		{ "-c h --rr --bidir", "--rr cannot be used with --bidir" },
+		{ "-c h --rr -b 1M", "--rr cannot be used with -b" },
+		{ "-c h --rr -k 5", "--rr cannot be used with -k" },
+		{ "-c h --rr --latency", "--rr cannot be used with --latency" },
+		{ "-c h --rr-response 9", "--rr-response needs --rr" },
+	};
+	char buf[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		ck_assert_int_eq(parse(lines[i][0]), -1);
+		ck_assert_int_eq(test->run.err.code, IERRCONFLICT);
+		iperf_error_format(&test->run.err, buf, sizeof(buf));
+		ck_assert_str_eq(buf, lines[i][1]);
+		options_free(test);
+		iperf_free_test(test);
+		setup();
+	}
+}
+END_TEST
+
 START_TEST(leaves_errno_bare_for_suffixed_texts)
 {
 	errno = ENOENT;
@@ -832,6 +898,8 @@ make_suite(void)
 	tcase_add_loop_test(tc, reports_the_first_error, 0, N_OF(err_cases));
 	tcase_add_test(tc, quotes_the_bad_unit_text);
 	tcase_add_test(tc, leaves_errno_bare_for_suffixed_texts);
+	tcase_add_test(tc, our_numbers_are_strict);
+	tcase_add_test(tc, rr_names_the_option_it_cannot_take);
 	tcase_add_loop_test(tc, returns_the_action, 0, N_OF(act_cases));
 	suite_add_tcase(s, tc);
 
