@@ -76,6 +76,7 @@ sample_tcpinfo(struct iperf_test *test, struct iperf_stream *sp,
 	ir->pmtu = ti.pmtu;
 	ir->reorder = ti.reorder;
 	sp->tcpi_last = ti;
+	stats_dist_rtt_add(sp, ti.rtt);
 	if (ir->omitted)
 		return;
 	sp->retransmits += ir->retransmits;

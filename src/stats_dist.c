@@ -70,6 +70,16 @@ stats_dist_rtt_sample(struct iperf_stream *sp, uint64_t now_us)
 }
 
 void
+stats_dist_rtt_add(struct iperf_stream *sp, uint64_t rtt_us)
+{
+	if (!sp->rtt_on || rtt_us == 0)
+		return;
+	pthread_mutex_lock(&sp->lock);
+	(void)latstat_add(&sp->rtt_live, rtt_us);
+	pthread_mutex_unlock(&sp->lock);
+}
+
+void
 stats_dist_start(struct iperf_test *test)
 {
 	struct iperf_stream *sp;

@@ -51,6 +51,10 @@ void stats_dist_stream_release(struct iperf_stream *sp);
 
 /* TEST_START, before the workers start: which streams sample the RTT. */
 void stats_dist_start(struct iperf_test *test);
+/* The RTT the interval's end read for the stock figures (min_rtt,
+ * max_rtt, mean_rtt; stats.c): a sample of rtt_us too, so that rtt_us
+ * holds every sample those figures come from (0, no RTT yet, is none). */
+void stats_dist_rtt_add(struct iperf_stream *sp, uint64_t rtt_us);
 /* Worker of a sending stream with sp->rtt_on, when now_us reached
  * sp->rtt_due_us: one RTT sample. */
 void stats_dist_rtt_sample(struct iperf_stream *sp, uint64_t now_us);

@@ -234,6 +234,43 @@ def case_tcp_bidir():
     report("tcp --bidir: rtt_us both ways", probs)
 
 
+def case_rtt_same_samples():
+    """rtt_us holds every sample the stock min_rtt/max_rtt come from (the
+    interval ends' reads, besides the sender's own every 5 ms): its min is
+    at most min_rtt and its max at least max_rtt, for every sending
+    stream, on both ends.  (A --bidir run once showed rtt_us 4..1021 us
+    where min_rtt/max_rtt were 69..1662.)"""
+    probs = []
+    checked = 0
+    # A paced sender (-b 1M: one 128K block a second) samples seldom:
+    # there the interval ends' reads were outside rtt_us.
+    for args in (["--bidir"], ["-P", "2"], ["-R"], ["-O", "1", "-t", "3"],
+                 ["-b", "1M", "-t", "3"], ["-b", "1M", "-t", "3", "-R"]):
+        doc, sout = run_json(probs, ["-t", "2", "-i", "0.5"] + args,
+                             server_args=["-J"])
+        try:
+            sdoc = json.loads(sout)
+        except ValueError:
+            probs.append(f"{args}: server -J output unreadable")
+            continue
+        for who, d in (("client", doc), ("server", sdoc)):
+            for st in (d or {}).get("end", {}).get("streams", []):
+                snd = st.get("sender", {})
+                r = snd.get("rtt_us")
+                if not snd.get("sender") or not isinstance(r, dict) or \
+                        not snd.get("max_rtt"):
+                    continue
+                checked += 1
+                if not (r["min"] <= snd["min_rtt"] <= snd["max_rtt"] <=
+                        r["max"]):
+                    probs.append(f"{' '.join(args)} {who}: rtt_us "
+                                 f"{r['min']}..{r['max']}, min_rtt/max_rtt "
+                                 f"{snd['min_rtt']}..{snd['max_rtt']}")
+    if checked < 5:
+        probs.append(f"only {checked} sending streams had both figures")
+    report(f"rtt_us spans min_rtt..max_rtt ({checked} streams)", probs)
+
+
 # ---- UDP ----------------------------------------------------------------------
 
 def udp_receiver_checks(probs, doc, local):
@@ -393,7 +430,8 @@ def case_bottleneck():
         topo.close()
 
 
-CASES = [case_tcp, case_tcp_reverse, case_tcp_bidir, case_udp, case_rxq,
+CASES = [case_tcp, case_tcp_reverse, case_tcp_bidir, case_rtt_same_samples,
+         case_udp, case_rxq,
          case_stock_servers, case_stock_clients, case_bottleneck]
 
 
