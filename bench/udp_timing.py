@@ -45,7 +45,9 @@ def one(server, client, args, secs, topo=None, want_server=False):
     spre = topo.s.argv() if topo else []
     cpre = topo.c.argv() if topo else []
     addr = PATH_ADDR if topo else "127.0.0.1"
-    srv = subprocess.Popen([*spre, server, "-s", "-1", "-J", "-p", str(port)],
+    sargs = ["-i", "0.2"] if want_server else []
+    srv = subprocess.Popen([*spre, server, "-s", "-1", "-J", "-p", str(port),
+                            *sargs],
                            stdout=subprocess.PIPE,
                            stderr=subprocess.DEVNULL, text=True)
     try:
@@ -105,7 +107,7 @@ def jitter_table(ours, p321, runs, secs, topo, cases, label):
         for _ in range(runs):
             for lab, prog, extra in progs:
                 got[lab].append(interval_jitters(
-                    one(prog, prog, args + extra + ["-i", "0.2"], secs, topo,
+                    one(prog, prog, args + extra, secs, topo,
                         want_server=True)))
         m = {lab: med([x for run in v for x in run])
              for lab, v in got.items()}

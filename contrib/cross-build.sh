@@ -1,7 +1,7 @@
 #!/bin/sh
 # Cross-build iperf3-compat for another architecture on Debian/Ubuntu.
 #
-#   contrib/cross-build.sh <host-triplet> [--static] [--check] [--deps-only] [configure args...]
+#   contrib/cross-build.sh <host-triplet> [--static] [--check] [--minimal] [--deps-only] [configure args...]
 #
 # Examples:
 #   contrib/cross-build.sh arm-linux-gnueabihf
@@ -19,6 +19,10 @@
 #            is _cross/<triplet>/build-static.
 # --check    also provide the Check library, so that `make check` builds
 #            the unit suites for the target.
+# --minimal  the small boards' recipe: also leave out what stock iperf3
+#            lacks and what costs size (--disable-plot --disable-csv
+#            --disable-metrics --disable-rr); the tree is
+#            _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
 # where the mirror publishes the architecture.  Debian ships no static
@@ -29,7 +33,7 @@
 set -eu
 
 usage() {
-	echo "usage: $0 <host-triplet> [--static] [--check] [--deps-only] [configure args...]" >&2
+	echo "usage: $0 <host-triplet> [--static] [--check] [--minimal] [--deps-only] [configure args...]" >&2
 	exit 2
 }
 
@@ -39,10 +43,12 @@ shift
 static=0
 check=0
 deps_only=0
+minimal=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--static) static=1 ;;
 	--check) check=1 ;;
+	--minimal) minimal=1 ;;
 	--deps-only) deps_only=1 ;;
 	*) break ;;
 	esac
@@ -251,6 +257,10 @@ fi
 [ -x "$top/configure" ] || (cd "$top" && ./bootstrap.sh)
 build="$work/build"
 [ $static -eq 1 ] && build="$work/build-static"
+if [ $minimal -eq 1 ]; then
+	build="$build-minimal"
+	set -- --disable-plot --disable-csv --disable-metrics --disable-rr "$@"
+fi
 rm -rf "$build"
 mkdir -p "$build"
 cd "$build"

@@ -22,7 +22,9 @@ static const struct ext_name {
 	{ "count_stop", EXT_COUNT_STOP },
 	{ "udp_offload", EXT_UDP_OFFLOAD },
 	{ "stats", EXT_STATS },
-	{ "rr", EXT_RR },
+#ifdef HAVE_RR
+	{ "rr", EXT_RR }, /* a server without it never confirms it */
+#endif
 	{ "latency", EXT_LATENCY },
 };
 

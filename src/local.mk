@@ -29,7 +29,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/tcp_info.c %reldir%/tcp_info.h \
 	%reldir%/latstat.c %reldir%/latstat.h \
 	%reldir%/probe.c %reldir%/probe.h \
-	%reldir%/rr.c %reldir%/rr_wire.c %reldir%/rr.h \
+	%reldir%/rr_wire.c %reldir%/rr.h \
 	%reldir%/stream.c %reldir%/stream.h \
 	%reldir%/stream_io.c %reldir%/stream_io.h \
 	%reldir%/affinity.c %reldir%/affinity.h \
@@ -63,7 +63,6 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_rows.c %reldir%/report_rows.h \
 	%reldir%/report_text.c \
 	%reldir%/report_text_sum.c \
-	%reldir%/report_rr.c \
 	%reldir%/report_json.c \
 	%reldir%/report_json_data.c \
 	%reldir%/report_json_doc.c \
@@ -71,10 +70,28 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report_latency.c \
 	%reldir%/report_stats.c \
 	%reldir%/report_out.c %reldir%/report_out.h \
-	%reldir%/report_csv.c %reldir%/csv.c %reldir%/csv.h \
-	%reldir%/report_metrics.c \
-	%reldir%/report_plot.c %reldir%/report_plot.h \
-	%reldir%/plot.c %reldir%/plot_data.c %reldir%/plot_fmt.c %reldir%/plot.h
+	%reldir%/csv.c %reldir%/csv.h \
+	%reldir%/report_plot.h %reldir%/plot.h
+# Outputs stock iperf3 lacks, each left out by its configure switch.
+if HAVE_CSV
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_csv.c
+endif
+if HAVE_RR
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/rr.c %reldir%/report_rr.c
+else
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/rr_stub.c
+endif
+if HAVE_METRICS
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_metrics.c
+endif
+if HAVE_PLOT
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_plot.c \
+	%reldir%/plot.c %reldir%/plot_data.c %reldir%/plot_fmt.c
+endif
+EXTRA_DIST += %reldir%/report_csv.c %reldir%/report_metrics.c \
+	%reldir%/rr.c %reldir%/report_rr.c %reldir%/rr_stub.c \
+	%reldir%/report_plot.c %reldir%/plot.c %reldir%/plot_data.c \
+	%reldir%/plot_fmt.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 

@@ -28,6 +28,26 @@ struct iperf_test;
 #else
 #define OPT_HAVE_FLOWLABEL 0
 #endif
+#if defined(HAVE_PLOT)
+#define OPT_HAVE_PLOT 1
+#else
+#define OPT_HAVE_PLOT 0
+#endif
+#if defined(HAVE_CSV)
+#define OPT_HAVE_CSV 1
+#else
+#define OPT_HAVE_CSV 0
+#endif
+#if defined(HAVE_METRICS)
+#define OPT_HAVE_METRICS 1
+#else
+#define OPT_HAVE_METRICS 0
+#endif
+#if defined(HAVE_RR)
+#define OPT_HAVE_RR 1
+#else
+#define OPT_HAVE_RR 0
+#endif
 #if defined(HAVE_SCTP)
 #define OPT_HAVE_SCTP 1
 #else

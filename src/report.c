@@ -21,7 +21,11 @@ report_select(struct iperf_test *test)
 	if (test->opt.json_output)
 		test->report_main = &report_json;
 	else
+#ifdef HAVE_CSV
 		test->report_main = test->opt.csv ? &report_csv : &report_text;
+#else
+		test->report_main = &report_text; /* --csv is not built in */
+#endif
 	test->reporter = report_out_wanted(test) ? &report_tee :
 	    test->report_main;
 }

@@ -26,8 +26,12 @@
 
 /* Every sink this build has, in the order they are fed. */
 static const struct out_sink *const sinks[] = {
+#ifdef HAVE_METRICS
 	&report_metrics,
+#endif
+#ifdef HAVE_PLOT
 	&report_plot_sink,
+#endif
 	NULL,
 };
 

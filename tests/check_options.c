@@ -274,6 +274,8 @@ START_TEST(rr_names_the_option_it_cannot_take)
 	char buf[256];
 	size_t i;
 
+	if (!OPT_HAVE_RR)
+		return; /* configure --disable-rr: the options do not exist */
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		ck_assert_int_eq(parse(lines[i][0]), -1);
 		ck_assert_int_eq(test->run.err.code, IERRCONFLICT);

@@ -41,11 +41,12 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, run_cases, stock_peers,  # noqa: E402
-                     stop, wait_listening)
+from testlib import (free_port, report, run_cases, skip_unless_option,  # noqa: E402
+                     stock_peers, stop, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
+skip_unless_option(OURS, "--csv")
 HEADER = ["test", "host", "title", "kind", "stream", "direction", "role",
           "start", "end", "seconds", "bytes", "bits_per_second",
           "retransmits", "snd_cwnd", "rtt_us", "rtt_p50_us", "jitter_ms",

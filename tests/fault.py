@@ -24,6 +24,7 @@ Usage: fault.py OURS [STOCK]
 """
 
 import os
+import re
 import random
 import signal
 import socket
@@ -88,6 +89,24 @@ def mid_test(port, cli, streams=1, settle=1.0):
     ok = testlib.wait_connections(port, 1 + streams, cli, time.time() + 15)
     time.sleep(settle)
     return ok
+
+
+def first_interval(p, deadline):
+    """Read p's text report until its first interval line ("... sec ...")
+    comes: True, or False at its end or the deadline."""
+    import select
+    buf = b""
+    while time.time() < deadline:
+        r, _, _ = select.select([p.stdout], [], [], 0.1)
+        if not r:
+            continue
+        chunk = os.read(p.stdout.fileno(), 4096)
+        if not chunk:
+            return False
+        buf += chunk
+        if re.search(rb"\]\s+\d+\.\d+-\d+\.\d+\s+sec", buf):
+            return True
+    return False
 
 
 def start_server(binary, port, *args):
@@ -266,12 +285,17 @@ def stop_server_of_our_client_case(ours, server_bin, who, opts, bound):
     options the client's deadline (time + omit + 50 s) does."""
     port = free_port()
     srv = start_server(server_bin, port, "-1")
-    cli = subprocess.Popen([ours, "-c", "127.0.0.1", "-p", str(port)] + opts,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # Its first interval line says the test runs (connections alone do
+    # not: on a loaded machine the stock server may still be about to
+    # send TEST_START, and a client waiting for it is not sending).
+    cli = subprocess.Popen([ours, "-c", "127.0.0.1", "-p", str(port), "-i",
+                            "0.5", "--forceflush"] + opts,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     what = " ".join(opts)
     try:
-        running = mid_test(port, cli) and cli.poll() is None and \
-            srv.poll() is None
+        running = mid_test(port, cli, settle=0) and \
+            first_interval(cli, time.time() + 15) and \
+            cli.poll() is None and srv.poll() is None
         srv.send_signal(signal.SIGSTOP)
         rc, dt = wait_exit(cli, bound + 20)
         err = cli.stderr.read().decode(errors="replace") if rc is not None \

@@ -6,9 +6,7 @@ CHECK_SUITES = \
 	%reldir%/check_timer \
 	%reldir%/check_latstat \
 	%reldir%/check_csv \
-	%reldir%/check_plot \
 	%reldir%/check_delayvar \
-	%reldir%/check_rr \
 	%reldir%/check_udp \
 	%reldir%/check_ctrl \
 	%reldir%/check_params \
@@ -22,6 +20,13 @@ CHECK_SUITES = \
 	%reldir%/check_auth \
 	%reldir%/check_api \
 	%reldir%/check_bounds
+# plot.c is left out by configure --disable-plot, and so is its suite.
+if HAVE_PLOT
+CHECK_SUITES += %reldir%/check_plot
+endif
+if HAVE_RR
+CHECK_SUITES += %reldir%/check_rr
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 SUITE_LDADD = src/libiperf_core.la $(CHECK_LIBS)

@@ -40,7 +40,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (free_port, report, run_cases, skip,  # noqa: E402
-                     stock_peers, stop, wait_listening)
+                     skip_unless_option, stock_peers, stop, wait_listening)
 
 try:
     from prometheus_client.openmetrics.parser import \
@@ -51,6 +51,7 @@ except ImportError:
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
+skip_unless_option(OURS, "--metrics")
 TMP = tempfile.mkdtemp(prefix="metrics-test.")
 
 

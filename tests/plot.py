@@ -34,11 +34,12 @@ import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (free_port, report, run_cases, skip, stock_peers,  # noqa: E402
-                     stop, wait_exit, wait_listening)
+                     skip_unless_option, stop, wait_exit, wait_listening)
 from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
+skip_unless_option(OURS, "--plot")
 NS = "{http://www.w3.org/2000/svg}"
 TMP = tempfile.mkdtemp(prefix="plot-test-")
 RSVG = shutil.which("rsvg-convert")

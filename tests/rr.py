@@ -39,11 +39,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, check_distribution,  # noqa: E402
+                     skip_unless_option,
                      free_port, parse_doc, refusal_problems, report,
                      run_cases, skip, stock_peers, stop, wait_listening)
 from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
+skip_unless_option(OURS, "--rr")
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 PCT = ("min", "p50", "p90", "p99", "p999", "max")
 LAT = r"\d+\.\d+ (?:us|ms|s)"

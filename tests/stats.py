@@ -277,7 +277,10 @@ def udp_receiver_checks(probs, doc, local):
     """delay_var_us and lost_in_receiver where the receiver reports."""
     for i, iv in enumerate(doc.get("intervals", []) if local else []):
         st = iv["streams"][0]
-        check_delay(probs, f"interval {i}", st.get("delay_var_us"), 10)
+        # a last sliver of an interval (a server's, after the client's
+        # end) may hold a datagram or two
+        check_delay(probs, f"interval {i}", st.get("delay_var_us"),
+                    10 if iv["sum"].get("seconds", 1) >= 0.5 else 1)
         check_count(probs, f"interval {i}", st.get("lost_in_receiver"))
         check_count(probs, f"interval {i} sum",
                     iv["sum"].get("lost_in_receiver"))

@@ -564,6 +564,19 @@ def one_test(server_argv, client_argv, timeout=30, listen_timeout=10,
 # Each probe tries the thing itself (it does not guess from the uid) and
 # returns None when it works, else the reason, for a "SKIP: ..." line.
 
+def skip_unless_option(prog, option):
+    """Exit 77 with a SKIP line when `prog` was built without `option`
+    (configure --disable-plot and the like leave it out of --help)."""
+    try:
+        out = subprocess.run([prog, "--help"], capture_output=True,
+                             text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        out = str(e)
+    if f"  {option} " not in out:
+        skip(f"{prog} is built without {option}")
+        sys.exit(77)
+
+
 def skip(reason):
     """Print "SKIP: reason" (a case or a whole script that cannot run
     here, and why)."""
