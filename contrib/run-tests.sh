@@ -51,8 +51,10 @@ if [ "${CI:-}" = true ] || [ "${IPERF3_CROSS:-}" = 1 ]; then
 	) &
 	crossbuild=$!
 fi
+t0=$(date +%s)
 make -s -j"$jobs" check
 status=$?
+echo "== main suite: $(($(date +%s) - t0)) s"
 # A failed test's own lines first (all but its PASS lines, at most 60),
 # so a report that shows only the start of this output still says what
 # failed and how.

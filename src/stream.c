@@ -214,6 +214,9 @@ sleep_unless_stopped(struct iperf_stream *sp, uint64_t deadline_us)
 	return stopped ? -1 : 0;
 }
 
+/* A sender catching up (pacer_behind) spins through waits this short. */
+#define PACER_SPIN_MAX_US 100
+
 /* Wait until a block may go; returns 0 to send (the time in *now), -1 if
  * asked to stop. */
 static int
@@ -227,6 +230,11 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
 		*now_us = now;
 		if (wait_us == 0)
 			return 0;
+		if (wait_us <= PACER_SPIN_MAX_US && pacer_behind(p)) {
+			if (atomic_load(&sp->stop))
+				return -1;
+			continue; /* the clock moves on; ask again */
+		}
 		if (sleep_unless_stopped(sp, now + wait_us) == -1)
 			return -1;
 	}

@@ -153,6 +153,78 @@ START_TEST(late_wakeups_within_the_depth_lose_nothing)
 }
 END_TEST
 
+START_TEST(late_wakeups_beyond_the_depth_keep_the_average)
+{
+	struct pacer p;
+	uint64_t now = 0, sent = 0, run = 0, longest = 0, i;
+
+	/* 200 Mbit/s, 1448-byte datagrams (56 us apart); one wake-up in 20
+	 * is 5 ms late (a loaded host), beyond the 1 ms bucket: what was
+	 * missed is paid back spaced, never more than the bucket back to
+	 * back.  (With a 1 ms bucket alone, -b 200M under load gave 177.) */
+	pacer_init(&p, 200000000, 1448, 1, now);
+	for (i = 0; i < 10000000 && now < 10000000; i++) {
+		uint64_t d = pacer_delay(&p, 1448, now);
+
+		if (d == 0) {
+			sent++;
+			run++;
+			continue;
+		}
+		longest = run > longest ? run : longest;
+		run = 0;
+		now += d + (i % 20 == 0 ? 5000 : 0);
+	}
+	/* 200e6 * 10 / (1448 * 8) = 172651 datagrams; a bucket is 17 */
+	ck_assert_uint_ge(sent, 172651 * 995 / 1000);
+	ck_assert_uint_le(sent, 172651 * 1005 / 1000);
+	ck_assert_uint_le(longest, 18);
+}
+END_TEST
+
+/* Blocks of 1250 bytes sent for dur_us from *now, every wait taken
+ * exactly (an idle host). */
+static uint64_t
+send_for(struct pacer *p, uint64_t *now, uint64_t dur_us)
+{
+	uint64_t sent = 0, end = *now + dur_us;
+
+	while (*now < end) {
+		uint64_t d = pacer_delay(p, 1250, *now);
+
+		if (d == 0)
+			sent++;
+		else
+			*now += d;
+	}
+	return sent;
+}
+
+START_TEST(a_long_stall_is_paid_back_in_part_and_spaced)
+{
+	struct pacer p;
+	uint64_t now = 0, sent;
+
+	/* 100 Mbit/s of 1250-byte blocks (10 per ms) stopped for 1 s: at most
+	 * PACER_OWED_US (500 ms, 5000 blocks) is owed, paid at up to
+	 * PACER_CATCHUP (2) times the rate: 2000 blocks in the next 100 ms,
+	 * spaced (not 10000 at once), all of it by 600 ms. */
+	pacer_init(&p, 100000000, 1250, 1, now);
+	now += 1000000;
+	sent = send_for(&p, &now, 100000);
+	ck_assert_uint_ge(sent, 1990);
+	ck_assert_uint_le(sent, 2011);
+	sent += send_for(&p, &now, 500000);
+	/* 1000 ms owed at most 500: the bucket, 5000 and 6000 of the 600 ms */
+	ck_assert_uint_ge(sent, 10980);
+	ck_assert_uint_le(sent, 11011);
+	/* and then the rate again */
+	sent = send_for(&p, &now, 100000);
+	ck_assert_uint_ge(sent, 995);
+	ck_assert_uint_le(sent, 1011);
+}
+END_TEST
+
 START_TEST(a_burst_goes_back_to_back)
 {
 	struct pacer p;
@@ -186,6 +258,8 @@ make_suite(void)
 	tcase_add_test(tc, waits_the_time_one_block_needs);
 	tcase_add_test(tc, a_stall_is_not_made_up_in_a_flood);
 	tcase_add_test(tc, a_burst_never_exceeds_one_ms_of_the_rate);
+	tcase_add_test(tc, late_wakeups_beyond_the_depth_keep_the_average);
+	tcase_add_test(tc, a_long_stall_is_paid_back_in_part_and_spaced);
 	tcase_add_test(tc, a_block_larger_than_one_ms_still_goes);
 	tcase_add_test(tc, short_waits_are_rounded_up);
 	tcase_add_test(tc, late_wakeups_within_the_depth_lose_nothing);
