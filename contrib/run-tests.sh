@@ -8,7 +8,9 @@
 # In CI (CI=true) or with IPERF3_ROBUST=1, the robustness jobs follow
 # (contrib/ci-robust.sh): the suite's core under ASan+UBSan, the Check
 # suites and fuzz replay under valgrind, and every libFuzzer target for
-# FUZZ_SECS (30) seconds; their logs (_build/ci/*.log) are counted too.
+# FUZZ_SECS seconds (15 here: the cross builds share the two cores; the
+# corpora replay in make check anyway; contrib/ci-robust.sh alone: 30);
+# their logs (_build/ci/*.log) are counted too.
 # Where the kernel has no SCTP, tests/sctp_vm.test runs sctp_data in a
 # qemu VM booting Debian's kernel, beside those jobs.
 set -u
@@ -16,6 +18,8 @@ cd "$(dirname "$0")/.." || exit 1
 robust=0
 if [ "${CI:-}" = true ] || [ "${IPERF3_ROBUST:-}" = 1 ]; then
 	robust=1
+	FUZZ_SECS=${FUZZ_SECS:-15}
+	export FUZZ_SECS
 	EXTRA_PKGS="${EXTRA_PKGS:-} clang libclang-rt-14-dev valgrind"
 	export EXTRA_PKGS
 fi

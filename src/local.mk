@@ -2,111 +2,119 @@
 
 noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 %canon_reldir%_libiperf_core_la_SOURCES = \
-	%reldir%/banned.h \
-	%reldir%/iperf.h \
-	%reldir%/iperf_api.h \
-	%reldir%/iperf_api.c \
-	%reldir%/iperf_accessors.c \
-	%reldir%/iperf_setters.c \
-	%reldir%/iperf_auth_api.c \
-	%reldir%/iperf_output.c \
-	%reldir%/iperf_stages.c \
-	%reldir%/iperf_stages_run.c \
-	%reldir%/iperf_pidfile.c \
-	%reldir%/iperf_error.c %reldir%/iperf_error.h \
-	%reldir%/iperf_time.c %reldir%/iperf_time.h \
-	%reldir%/timer.c %reldir%/timer.h \
-	%reldir%/evloop.c %reldir%/evloop.h \
-	%reldir%/units.c %reldir%/units.h \
-	%reldir%/util.c %reldir%/util.h \
-	%reldir%/auth.c %reldir%/auth.h \
-	%reldir%/ctrl.c %reldir%/ctrl.h \
-	%reldir%/params.c %reldir%/params.h \
-	%reldir%/ext.c %reldir%/ext.h \
-	%reldir%/json.c %reldir%/json.h \
-	%reldir%/net.c %reldir%/net.h \
-	%reldir%/flowlabel.c %reldir%/flowlabel.h \
-	%reldir%/tcp_info.c %reldir%/tcp_info.h \
-	%reldir%/latstat.c %reldir%/latstat.h \
-	%reldir%/probe.c %reldir%/probe.h \
-	%reldir%/rr_wire.c %reldir%/rr.h \
-	%reldir%/stream.c %reldir%/stream.h \
-	%reldir%/stream_io.c %reldir%/stream_io.h \
-	%reldir%/affinity.c %reldir%/affinity.h \
-	%reldir%/placement.c %reldir%/placement.h \
-	%reldir%/pacer.c %reldir%/pacer.h \
-	%reldir%/stats.c %reldir%/stats.h \
-	%reldir%/stats_dist.c %reldir%/stats_dist.h \
-	%reldir%/delayvar.c %reldir%/delayvar.h \
-	%reldir%/test.c %reldir%/test.h \
-	%reldir%/proto.c %reldir%/proto.h \
-	%reldir%/proto_tcp.c \
-	%reldir%/proto_udp.c \
-	%reldir%/udp_wire.c %reldir%/udp_wire.h \
-	%reldir%/udp_acct.c %reldir%/udp_acct.h \
-	%reldir%/session.c %reldir%/session.h \
-	%reldir%/client.c %reldir%/client.h \
-	%reldir%/server.c %reldir%/server.h \
-	%reldir%/server_accept.c %reldir%/server_accept.h \
-	%reldir%/server_multi.c %reldir%/server_multi.h \
-	%reldir%/addr.c %reldir%/addr.h \
-	%reldir%/notes.c %reldir%/notes.h \
-	%reldir%/server_limits.c %reldir%/server_limits.h \
-	%reldir%/ratewin.c %reldir%/ratewin.h \
-	%reldir%/options.c %reldir%/options.h %reldir%/options_int.h \
-	%reldir%/options_apply.c %reldir%/options_apply_misc.c \
-	%reldir%/options_apply_out.c \
-	%reldir%/options_check.c %reldir%/options_help.c \
-	%reldir%/report.c %reldir%/report.h \
-	%reldir%/report_int.h \
-	%reldir%/report_calc.c %reldir%/report_calc.h \
-	%reldir%/report_rows.c %reldir%/report_rows.h \
-	%reldir%/report_text.c \
-	%reldir%/report_text_sum.c \
-	%reldir%/report_json.c \
-	%reldir%/report_json_data.c \
-	%reldir%/report_json_doc.c \
-	%reldir%/report_json_end.c \
-	%reldir%/report_latency.c \
-	%reldir%/report_stats.c \
-	%reldir%/report_out.c %reldir%/report_out.h \
-	%reldir%/csv.c %reldir%/csv.h \
-	%reldir%/report_plot.h %reldir%/plot.h
+	%reldir%/base/banned.h \
+	%reldir%/core/iperf.h \
+	%reldir%/include/iperf_api.h \
+	%reldir%/api/iperf_api.c \
+	%reldir%/api/iperf_accessors.c \
+	%reldir%/api/iperf_setters.c \
+	%reldir%/api/iperf_auth_api.c \
+	%reldir%/api/iperf_output.c \
+	%reldir%/api/iperf_stages.c \
+	%reldir%/api/iperf_stages_run.c \
+	%reldir%/api/iperf_pidfile.c \
+	%reldir%/core/iperf_error.c %reldir%/core/iperf_error.h \
+	%reldir%/base/iperf_time.c %reldir%/base/iperf_time.h \
+	%reldir%/base/timer.c %reldir%/base/timer.h \
+	%reldir%/base/evloop.c %reldir%/base/evloop.h \
+	%reldir%/base/units.c %reldir%/base/units.h \
+	%reldir%/base/util.c %reldir%/base/util.h \
+	%reldir%/base/bytes.c %reldir%/base/bytes.h \
+	%reldir%/session/auth.c %reldir%/session/auth.h \
+	%reldir%/session/ctrl.c %reldir%/session/ctrl.h \
+	%reldir%/session/params.c %reldir%/session/params.h \
+	%reldir%/core/ext.c %reldir%/core/ext.h \
+	%reldir%/base/json.c %reldir%/base/json.h \
+	%reldir%/net/net.c %reldir%/net/net.h \
+	%reldir%/net/flowlabel.c %reldir%/net/flowlabel.h \
+	%reldir%/net/tcp_info.c %reldir%/net/tcp_info.h \
+	%reldir%/measure/latstat.c %reldir%/measure/latstat.h \
+	%reldir%/session/probe.c %reldir%/session/probe.h \
+	%reldir%/stream/rr_wire.c %reldir%/stream/rr.h \
+	%reldir%/stream/stream.c %reldir%/stream/stream.h \
+	%reldir%/stream/stream_io.c %reldir%/stream/stream_io.h \
+	%reldir%/session/affinity.c %reldir%/session/affinity.h \
+	%reldir%/stream/placement.c %reldir%/stream/placement.h \
+	%reldir%/measure/pacer.c %reldir%/measure/pacer.h \
+	%reldir%/stream/stats.c %reldir%/stream/stats.h \
+	%reldir%/stream/stats_dist.c %reldir%/stream/stats_dist.h \
+	%reldir%/measure/delayvar.c %reldir%/measure/delayvar.h \
+	%reldir%/core/test.c %reldir%/core/test.h \
+	%reldir%/stream/stream_set.c %reldir%/stream/stream_set.h \
+	%reldir%/session/ctrl_tune.c %reldir%/session/ctrl_tune.h \
+	%reldir%/session/run.c %reldir%/session/run.h \
+	%reldir%/proto/proto.c %reldir%/proto/proto.h \
+	%reldir%/core/proto_ops.h \
+	%reldir%/proto/proto_tcp.c \
+	%reldir%/proto/proto_udp.c %reldir%/proto/proto_udp_setup.c \
+	%reldir%/proto/proto_udp_int.h \
+	%reldir%/proto/udp_wire.c %reldir%/proto/udp_wire.h \
+	%reldir%/measure/udp_acct.c %reldir%/measure/udp_acct.h \
+	%reldir%/session/session.c %reldir%/session/session.h \
+	%reldir%/client/client.c %reldir%/client/client.h \
+	%reldir%/server/server.c %reldir%/server/server.h \
+	%reldir%/server/server_accept.c %reldir%/server/server_accept.h \
+	%reldir%/server/server_multi.c %reldir%/server/server_multi.h \
+	%reldir%/net/addr.c %reldir%/net/addr.h \
+	%reldir%/core/notes.c %reldir%/core/notes.h \
+	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
+	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
+	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
+	%reldir%/options/options_apply.c %reldir%/options/options_apply_misc.c \
+	%reldir%/options/options_table.c %reldir%/options/options_util.c \
+	%reldir%/options/options_apply_out.c \
+	%reldir%/options/options_check.c %reldir%/options/options_help.c \
+	%reldir%/report/report.c %reldir%/report/report.h \
+	%reldir%/report/report_int.h \
+	%reldir%/report/report_calc.c %reldir%/report/report_calc.h \
+	%reldir%/report/report_rows.c %reldir%/report/report_rows.h \
+	%reldir%/report/report_text.c \
+	%reldir%/report/report_text_sum.c \
+	%reldir%/report/report_json.c \
+	%reldir%/report/report_json_data.c \
+	%reldir%/report/report_json_doc.c \
+	%reldir%/report/report_json_end.c \
+	%reldir%/report/report_latency.c \
+	%reldir%/report/report_stats.c \
+	%reldir%/report/report_out.c %reldir%/report/report_out.h \
+	%reldir%/report/csv.c %reldir%/report/csv.h \
+	%reldir%/report/report_plot.h %reldir%/report/plot.h
 # Outputs stock iperf3 lacks, each left out by its configure switch.
 if HAVE_CSV
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_csv.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_csv.c
 endif
 if HAVE_RR
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/rr.c %reldir%/report_rr.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/stream/rr.c %reldir%/report/report_rr.c
 else
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/rr_stub.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/stream/rr_stub.c %reldir%/report/report_rr_stub.c
 endif
 if HAVE_METRICS
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_metrics.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_metrics.c
 endif
 if HAVE_PLOT
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report_plot.c \
-	%reldir%/plot.c %reldir%/plot_data.c %reldir%/plot_fmt.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_plot.c \
+	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
 endif
-EXTRA_DIST += %reldir%/report_csv.c %reldir%/report_metrics.c \
-	%reldir%/rr.c %reldir%/report_rr.c %reldir%/rr_stub.c \
-	%reldir%/report_plot.c %reldir%/plot.c %reldir%/plot_data.c \
-	%reldir%/plot_fmt.c
+EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
+	%reldir%/stream/rr.c %reldir%/report/report_rr.c %reldir%/stream/rr_stub.c \
+	%reldir%/report/report_rr_stub.c \
+	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \
+	%reldir%/report/plot_fmt.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
 
 lib_LTLIBRARIES += %reldir%/libiperf.la
 # shadow_guard.c: the shared library's warning when a stock iperf3 has
 # loaded it (not in the core, so neither our iperf3 nor the tests have it).
-%canon_reldir%_libiperf_la_SOURCES = %reldir%/shadow_guard.c
+%canon_reldir%_libiperf_la_SOURCES = %reldir%/api/shadow_guard.c
 %canon_reldir%_libiperf_la_LIBADD = %reldir%/libiperf_core.la
 EXTRA_%canon_reldir%_libiperf_la_DEPENDENCIES = %reldir%/libiperf.sym
 %canon_reldir%_libiperf_la_LDFLAGS = -no-undefined \
 	-version-info $(LIBIPERF_LT_VERSION) \
 	-export-symbols $(srcdir)/%reldir%/libiperf.sym
-EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in \
+EXTRA_DIST += %reldir%/libiperf.sym %reldir%/libiperf.pc.in %reldir%/LAYERS \
 	%reldir%/shadow_check.sh
-include_HEADERS += %reldir%/iperf_api.h
+include_HEADERS += %reldir%/include/iperf_api.h
 pkgconfig_DATA += %reldir%/libiperf.pc
 
 # make install refuses to put libiperf.so.0 where the dynamic loader would
@@ -151,16 +159,16 @@ install-shadow-check: $(lib_LTLIBRARIES)
 # whatever libiperf.so.0 the loader would find first (LD_LIBRARY_PATH,
 # ld.so.cache, Debian's libiperf0) and wherever it is installed.
 bin_PROGRAMS += %reldir%/iperf3
-%canon_reldir%_iperf3_SOURCES = %reldir%/main.c
+%canon_reldir%_iperf3_SOURCES = %reldir%/cli/main.c
 %canon_reldir%_iperf3_LDADD = %reldir%/libiperf_core.la
 %canon_reldir%_iperf3_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 
 if HAVE_SCTP
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto_sctp.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto/proto_sctp.c
 endif
 if HAVE_SSL
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/auth_ssl.c \
-	%reldir%/auth_run.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/auth_ssl.c \
+	%reldir%/session/auth_run.c
 else
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/auth_stub.c
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/auth_stub.c
 endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "bytes.h"
 #include "ctrl.h"
 #include "iperf_api.h"
 

@@ -16,6 +16,7 @@
 #include "placement.h"
 #include "proto.h"
 #include "stream.h"
+#include "stream_set.h"
 #include "test.h"
 
 static int

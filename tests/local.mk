@@ -138,7 +138,7 @@ check_LTLIBRARIES += %reldir%/libsockshim.la
 check_PROGRAMS += %reldir%/api_threads
 TESTS += %reldir%/api_threads
 %canon_reldir%_api_threads_SOURCES = %reldir%/api_threads.c
-%canon_reldir%_api_threads_CPPFLAGS = -I$(top_srcdir)/src
+%canon_reldir%_api_threads_CPPFLAGS = -I$(top_srcdir)/src/include
 %canon_reldir%_api_threads_LDADD = src/libiperf.la
 
 # Shell tests run with the build tree's programs.  The Python scripts
@@ -158,8 +158,10 @@ TESTS += %reldir%/interop.test %reldir%/udp_loss.test %reldir%/cli_errors.test \
 	%reldir%/bench_smoke.test %reldir%/latency.test %reldir%/ext_json.test \
 	%reldir%/stats.test %reldir%/rr.test %reldir%/csvout.test \
 	%reldir%/metrics.test %reldir%/placement.test \
-	%reldir%/json_stream_out.test %reldir%/schema.test %reldir%/sockfail.test
+	%reldir%/json_stream_out.test %reldir%/schema.test %reldir%/sockfail.test \
+	%reldir%/layers.test
 EXTRA_DIST += %reldir%/testlib.py %reldir%/abi.test %reldir%/api_symbols.py \
+	%reldir%/layers.test %reldir%/layers.py %reldir%/layers.todo \
 	%reldir%/api_ctypes.test %reldir%/api_ctypes.py %reldir%/api_install.test \
 	%reldir%/auth.test %reldir%/auth.py \
 	%reldir%/interop.test %reldir%/interop.py %reldir%/udp_loss.test \

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Thread placement of same-host TCP tests (src/placement.h).
+"""Thread placement of same-host TCP tests (src/stream/placement.h).
 
 While a loopback test runs, the CPUs each thread of the client and of the
 server may use are read from /proc/PID/task/TID/status:

@@ -1,0 +1,172 @@
+/* ext.c - negotiation of our extensions (see ext.h). */
+#include "config.h"
+
+#include <string.h>
+#include <sys/socket.h>
+
+#include <cjson/cJSON.h>
+
+#include "ext.h"
+#include "iperf.h"
+#include "iperf_error.h"
+#include "proto_ops.h"
+#include "banned.h"
+
+/* Longest "want" list looked at: the rest of a hostile list is ignored. */
+#define EXT_MAX_WANT 16
+
+static const struct ext_name {
+	const char *name;
+	unsigned int bit;
+} ext_names[] = {
+	{ "count_stop", EXT_COUNT_STOP },
+	{ "udp_offload", EXT_UDP_OFFLOAD },
+	{ "stats", EXT_STATS },
+#ifdef HAVE_RR
+	{ "rr", EXT_RR }, /* a server without it never confirms it */
+#endif
+	{ "latency", EXT_LATENCY },
+};
+
+
+
+int
+ext_udp_offload_built(void)
+{
+#if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT && \
+    defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
+	return 1;
+#else
+	return 0;
+#endif
+}
+
+unsigned int
+ext_client_wants(const struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	unsigned int want = 0;
+	int datagram = test->proto != NULL &&
+	    (test->proto->flags & PROTO_F_DATAGRAM);
+
+	if (datagram && (s->bytes != 0 || s->blocks != 0) &&
+	    (s->reverse || s->bidirectional))
+		want |= EXT_COUNT_STOP;
+	/* --gsro asks stock's way (its keys go to any server) instead.
+	 * Only at an unlimited rate (-b 0): under -b every datagram goes
+	 * alone, so that each has a send time and an arrival time of its
+	 * own.  A batch of datagrams with one send time is a burst the path
+	 * spreads out (through a bottleneck its jitter and delay variation
+	 * measured the burst: 0.03-0.15 ms where single datagrams gave
+	 * 0.01), and received whole it gives them all one arrival time
+	 * (jitter near 0 on loopback). */
+	if (datagram && s->rate == 0 && !test->opt.gsro &&
+	    !test->opt.no_udp_offload && ext_udp_offload_built())
+		want |= EXT_UDP_OFFLOAD;
+	/* The server measures: a TCP sender's RTT (-R, --bidir), a UDP
+	 * receiver's delay and socket drops (every direction but -R). */
+	if (test->proto != NULL && (test->proto->flags & PROTO_F_RETRANSMITS) &&
+	    (s->reverse || s->bidirectional))
+		want |= EXT_STATS;
+	if (datagram && (!s->reverse || s->bidirectional))
+		want |= EXT_STATS;
+	/* --rr: transactions, not a flow: no offload, no flow figures. */
+	if (s->rr)
+		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
+	if (test->opt.latency)
+		want |= EXT_LATENCY;
+	return want;
+}
+
+int
+ext_encode(const struct iperf_test *test, cJSON *params)
+{
+	unsigned int want = ext_client_wants(test);
+	cJSON *o, *list;
+	size_t i;
+
+	if (want == 0)
+		return 0;
+	o = cJSON_AddObjectToObject(params, EXT_PARAM_KEY);
+	if (o == NULL || cJSON_AddStringToObject(o, "version",
+			     PACKAGE_VERSION) == NULL)
+		return -1;
+	list = cJSON_AddArrayToObject(o, "want");
+	if (list == NULL)
+		return -1;
+	for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++) {
+		cJSON *n;
+
+		if (!(want & ext_names[i].bit))
+			continue;
+		n = cJSON_CreateString(ext_names[i].name);
+		if (n == NULL || !cJSON_AddItemToArray(list, n)) {
+			cJSON_Delete(n);
+			return -1;
+		}
+	}
+	if ((want & EXT_RR) && cJSON_AddNumberToObject(o, "rr_response",
+				   test->settings.rr_response) == NULL)
+		return -1;
+	return 0;
+}
+
+static unsigned int
+ext_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(ext_names) / sizeof(ext_names[0]); i++) {
+		if (strcmp(ext_names[i].name, name) == 0)
+			return ext_names[i].bit;
+	}
+	return 0;
+}
+
+unsigned int
+ext_decode(const cJSON *params)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(params, EXT_PARAM_KEY);
+	const cJSON *list, *item;
+	unsigned int want = 0;
+	int n = 0;
+
+	if (!cJSON_IsObject(o))
+		return 0;
+	list = cJSON_GetObjectItemCaseSensitive(o, "want");
+	if (!cJSON_IsArray(list))
+		return 0;
+	cJSON_ArrayForEach(item, list) {
+		if (++n > EXT_MAX_WANT)
+			break;
+		if (cJSON_IsString(item) && item->valuestring != NULL)
+			want |= ext_bit(item->valuestring);
+	}
+	return want;
+}
+
+int
+ext_decode_settings(struct iperf_test *test, const cJSON *params)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(params, EXT_PARAM_KEY);
+	const cJSON *n;
+
+	test->settings.rr = (test->settings.ext_want & EXT_RR) != 0;
+	test->settings.rr_response = 0;
+	if (!test->settings.rr)
+		return 0;
+	n = cJSON_GetObjectItemCaseSensitive(o, "rr_response");
+	if (!cJSON_IsNumber(n) || n->valuedouble < 1 ||
+	    n->valuedouble > (test->settings.protocol_id == SOCK_DGRAM ?
+		IPERF_MAX_UDP_BLOCKSIZE : IPERF_MAX_BLOCKSIZE) ||
+	    n->valuedouble != (double)(int)n->valuedouble)
+		return iperf_fail(test, IERECVPARAMS, 0);
+	test->settings.rr_response = (int)n->valuedouble;
+	return 0;
+}
+
+int
+ext_server_confirms(const struct iperf_test *test)
+{
+	return (test->settings.ext_want & EXT_NEEDS_CONFIRM) != 0;
+}

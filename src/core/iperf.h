@@ -1,0 +1,436 @@
+/*
+ * iperf.h - internal types shared by the library modules.
+ *
+ * Everything a test needs hangs off struct iperf_test: its settings (what
+ * the two ends agreed on), local options, runtime (loop, sockets, timers),
+ * streams and results.  There are no process globals except i_errno.
+ *
+ * Threads: the event loop thread owns everything here except the fields of
+ * struct iperf_stream documented as "worker" in stream.h.
+ */
+#ifndef IPERF_INTERNAL_H
+#define IPERF_INTERNAL_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "iperf_api.h"
+#include "latstat.h"
+#include "ratewin.h"
+#include "timer.h"
+#include "util.h"
+
+struct cJSON;
+struct evloop;
+struct ctrl;
+struct iperf_proto_ops;
+struct report_ops;
+struct session_ops;
+struct pending_conn;
+struct affinity_saved;
+struct placement;
+struct auth_key;
+struct server_multi;
+struct multi_run;
+
+#define IPERF_VERSION_COMPAT "3.21"
+#define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
+#define IPERF_MAX_STREAMS 128
+#define IPERF_MAX_TESTS 64 /* --max-tests */
+#define IPERF_NOTES_MAX 16  /* transport notes between two flushes */
+#define IPERF_MAX_BLOCKSIZE (1024 * 1024)
+#define IPERF_MAX_UDP_BLOCKSIZE 65507
+#define IPERF_MIN_UDP_BLOCKSIZE 16
+#define IPERF_MAX_WINDOW_BYTES (512 * 1024 * 1024)
+#define IPERF_MAX_TIME_S 86400
+#define IPERF_MAX_OMIT_S 600
+#define IPERF_MAX_MSS 32767
+#define IPERF_MAX_BURST 1000
+#define IPERF_DEFAULT_PORT 5201
+#define IPERF_DEFAULT_DURATION_S 10
+#define IPERF_DEFAULT_UDP_RATE 1048576 /* "1 Mbit/sec" */
+#define IPERF_SERVER_GRACE_S 40     /* safety timer: time + omit + this */
+#define IPERF_CTRL_FIRST_BYTE_US (10 * 1000000ULL)
+#define IPERF_CTRL_TOTAL_US (30 * 1000000ULL)
+#define IPERF_DRAIN_TIMEOUT_US (10 * 1000000ULL)
+/* The client drains a half-closed control connection for at most this
+ * long in all, however slowly the server trickles bytes. */
+#define IPERF_DRAIN_MAX_US (15 * 1000000ULL)
+/*
+ * Control-connection defaults that notice a vanished peer (a host that
+ * went away, a path that drops everything).  Applied when the user gave
+ * neither --cntl-ka (keepalive) nor --snd-timeout (TCP_USER_TIMEOUT):
+ * keepalive probes after 10 s of silence, every 5 s, 4 of them, and at
+ * most 30 s without an acknowledgement of what we sent (which also caps
+ * the keepalive wait: the connection fails 30 s after the last segment
+ * from the peer).  A healthy peer's kernel answers probes, so nothing
+ * changes for it; a stopped peer process is caught by the test timers.
+ */
+#define IPERF_CTRL_KA_IDLE_S 10
+#define IPERF_CTRL_KA_INTVL_S 5
+#define IPERF_CTRL_KA_CNT 4
+#define IPERF_CTRL_USER_TIMEOUT_MS 30000
+/* The client gives up on a timed test this long after its nominal end
+ * (time + omit): the server's safety timer (IPERF_SERVER_GRACE_S) fires
+ * first and its SERVER_ERROR 160 is what the user should see. */
+#define IPERF_CLIENT_GRACE_S (IPERF_SERVER_GRACE_S + 10)
+/* Workers are joined within this long of being asked to stop; a worker
+ * still blocked then has its socket shut down both ways, and after as
+ * long again it is cancelled. */
+#define IPERF_JOIN_GRACE_US (5 * 1000000ULL)
+#define IPERF_TIMESTAMP_DEFAULT "%c "
+#define IPERF_SERVER_OUTPUT_LINE_MAX 1024
+
+enum iperf_mode {
+	MODE_RECEIVER = 0,
+	MODE_SENDER = 1,
+	MODE_BIDIR = -1,
+};
+
+/* Why a test ended early; drives exit codes and messages. */
+enum iperf_abort {
+	ABORT_NONE = 0,
+	ABORT_ERROR,      /* test->err holds the reason */
+	ABORT_INTERRUPT,  /* local signal / iperf_test_interrupt() */
+	ABORT_PEER_TERM,  /* peer sent CLIENT_/SERVER_TERMINATE */
+	ABORT_PEER_CLOSED /* server: client closed the control connection */
+};
+
+/* Settings that cross the wire in the parameter document. */
+struct iperf_settings {
+	int protocol_id; /* Ptcp, Pudp, Psctp */
+	int omit;        /* seconds */
+	int duration;    /* seconds, 0 = bytes/blocks-limited */
+	uint64_t bytes;  /* -n */
+	uint64_t blocks; /* -k */
+	int num_streams;
+	int reverse;
+	int bidirectional;
+	int mptcp;
+	int socket_bufsize; /* -w, 0 = OS default */
+	int blksize;        /* -l */
+	int blksize_set;    /* user gave -l */
+	uint64_t rate;      /* bits/s per stream, 0 = unlimited */
+	uint64_t fqrate;    /* bits/s, SO_MAX_PACING_RATE */
+	int pacing_timer;   /* us, legacy */
+	int burst;          /* blocks per pacing decision */
+	int mss;            /* -M */
+	int no_delay;       /* -N */
+	int tos;            /* -S / --dscp */
+	int flowlabel;      /* -L */
+	int server_affinity;
+	char *title;
+	char *extra_data;
+	char *congestion;      /* -C as requested */
+	int get_server_output; /* presence flag */
+	int udp_counters_64bit;
+	int repeating_payload;
+	int zerocopy;
+	int dont_fragment;
+	int skip_rx_copy;
+	int gso, gso_dg_size, gso_bf_size;
+	int gro, gro_bf_size;
+	char *authtoken;
+	char *client_version; /* what the peer said */
+	unsigned int ext_want; /* server: EXT_* the client asked for (ext.h) */
+	/* --rr (ext.h EXT_RR): transactions in place of a bulk flow; the
+	 * request is blksize bytes, the response rr_response bytes. */
+	int rr;
+	int rr_response;
+};
+
+/* Options that stay local to this end. */
+struct iperf_local {
+	char role; /* 'c', 's' or 0 */
+	char *server_hostname;
+	int server_port;
+	char *bind_address;
+	char *bind_dev;
+	int bind_port; /* --cport */
+	int domain;    /* AF_UNSPEC, AF_INET, AF_INET6 */
+	double reporter_interval;
+	double stats_interval;
+	char unit_format; /* 'a' default */
+	int verbose;
+	int debug_level; /* 0 = off, 1..4 */
+	int json_output;
+	int json_stream;
+	int json_stream_full_output;
+	int json_incremental; /* -J written as the run goes (the CLI's) */
+	int one_off;
+	int daemon;
+	char *pidfile;
+	char *logfile;
+	int forceflush;
+	int timestamps;
+	char *timestamp_format;
+	int affinity; /* -1 = none */
+	int connect_timeout_ms; /* -1 = OS default */
+	int rcv_timeout_ms;
+	int snd_timeout_ms;  /* 0 = unset */
+	int snd_timeout_set; /* --snd-timeout given (even 0) */
+	int idle_timeout_s;  /* 0 = none */
+	int max_server_duration_s;
+	uint64_t bitrate_limit;
+	double bitrate_limit_interval;
+	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
+	int no_cntl_ka; /* --no-cntl-ka: no keepalive at all (stock default) */
+	int max_tests;  /* server: tests at once (--max-tests), 0/1 = stock */
+	int max_tests_per_ip; /* server: of those, per client address, 0 = any */
+	char *diskfile_name;
+	char *tmp_template;   /* -Z buffer file (mkstemp template), or NULL */
+	int bitrate_limit_samples; /* samples per averaging interval, 0 auto */
+
+	/* ---- added by the command line (options*.c); freed by options_free() */
+	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
+	int debug;            /* -d/--debug given (even --debug=0) */
+	int gsro;             /* --gsro requested */
+	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
+	int latency;          /* --latency: a probe connection (ext.h) */
+	int csv;              /* --csv: CSV rows in place of the text report */
+	char *plot_file;      /* --plot FILE: an SVG of the run */
+	char *metrics_file;   /* --metrics FILE: OpenMetrics text at the end */
+	int mptcp;            /* -m given to this process (server listener) */
+	int sctp_nstreams;    /* --nstreams */
+	char **xbind;         /* -X/--xbind names, in order */
+	int xbind_count;
+	char *auth_username;         /* --username */
+	char *auth_public_key_path;  /* --rsa-public-key-path */
+	char *auth_private_key_path; /* --rsa-private-key-path */
+	char *auth_users_path;       /* --authorized-users-path */
+	int auth_skew_threshold_s;   /* --time-skew-threshold (10 with auth) */
+	int use_pkcs1_padding;       /* --use-pkcs1-padding; client: env
+					IPERF3_USE_PKCS1_PADDING */
+	/* Loaded by the option checks (auth.h); freed by auth_release(). */
+	struct auth_key *auth_public_key;  /* client */
+	struct auth_key *auth_private_key; /* server */
+	char *auth_password;               /* client: secret, wiped on free */
+};
+
+/* --latency (session/probe.h): the round trips of the idle and the loaded
+ * phase, nanoseconds, published when the probe stops. */
+struct latency_fig {
+	int used; /* the probe ran in this test */
+	struct latsum idle, loaded;
+};
+
+/* --rr: the client's figures as its results document carries them
+ * (stream/rr.h). */
+struct rr_peer {
+	int present;
+	uint64_t trans, lost;
+	struct latsum lat; /* ns */
+};
+
+/* Figures the peer sent in its result document, per stream. */
+struct peer_stream_result {
+	int present;
+	uint64_t bytes;
+	int64_t retransmits; /* -1 when the peer has none */
+	double jitter;       /* seconds */
+	int64_t errors;
+	int64_t omitted_errors;
+	int64_t packets;
+	int64_t omitted_packets;
+	double start_time, end_time;
+};
+
+/* Error state of one test (the reason recorded where it happened). */
+struct iperf_err_state {
+	int code;      /* i_errno value */
+	int sys_errno; /* errno at the time, or 0 */
+	int gai_error; /* getaddrinfo error, or 0 */
+	char arg[1100]; /* offending text (IEUNITVAL), what (IEOUTFILE) */
+};
+
+struct iperf_stream;
+
+typedef void iperf_stream_cb(struct iperf_stream *sp);
+typedef void iperf_test_cb(struct iperf_test *test);
+typedef void iperf_json_cb(struct iperf_test *test, char *json);
+
+/*
+ * Everything one run of a test creates and changes: control connection,
+ * streams, timers, counters, the JSON being built, the peer's results,
+ * the error.  It is released and zeroed as one object
+ * (test_run_release/test_run_init, test.c) when the test is reset or
+ * freed; settings, options, output target and callbacks stay in
+ * struct iperf_test.  A --max-tests server's tests each have their own.
+ */
+struct iperf_run {
+	signed char state;
+	char cookie[IPERF_COOKIE_SIZE];
+	struct ctrl *ctrl;
+	int ctrl_sck;
+	int prot_listener; /* server: data listener if not `listener` */
+	int listener_tuned; /* server: listener re-created with data options */
+	int ctrl_mss;      /* MSS of the control connection (client) */
+	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
+	enum iperf_abort abort;
+	int done;           /* loop exit flag */
+	int streams_expected;  /* server: total streams to accept */
+	int streams_accepted;
+	int peer_addr_family;
+	char peer_host[64];
+	int peer_port;
+	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
+	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
+	struct placement *place; /* same-host thread placement, or NULL
+				  * (placement.h) */
+	struct probe *probe; /* client: --latency, owned by session/probe.c */
+	struct latency_fig latency; /* client: what the probe measured */
+	/* distributions (stats_dist.h) */
+	struct latstat rtt_sum_scratch; /* the interval, over the senders */
+	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */
+	struct latsum rtt_ival_sum;
+	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
+	struct latsum peer_rtt_sum;
+	timer_id probe_idle_timer; /* client: end of the idle probe phase */
+	struct rr_peer rr_peer; /* server: --rr figures of all the client's
+				 * streams, from its results (rr.h) */
+	struct sockaddr_storage peer_addr; /* control peer */
+	socklen_t peer_addr_len;
+	timer_id stats_timer;
+	timer_id omit_timer;
+	timer_id end_timer;
+	timer_id check_timer;
+	timer_id ctrl_timer;
+	/* Timer handles: TIMER_NONE or possibly stale (harmless, see
+	 * timer.h); nothing needs to clear them when a timer fires. */
+	timer_id safety_timer; /* server: duration / safety timer;
+				* client: deadline of a timed test */
+	timer_id rate_timer;   /* server: --server-bitrate-limit */
+	timer_id idle_timer;   /* server: --idle-timeout */
+	struct ratewin rate_window; /* server: measured bit rate */
+	int omitting;
+	uint64_t start_us;      /* TEST_START (monotonic) */
+	uint64_t omit_end_us;
+	struct cpu_sample cpu_start;
+	double cpu_util[3]; /* total, user, system (percent) */
+	double remote_cpu_util[3];
+	char *congestion_used;
+	char *remote_congestion_used;
+	int peer_sent_omitted_pair;
+	time_t start_wall;
+	uint64_t start_wall_ms;
+	struct iperf_stream *streams; /* singly linked, in creation order */
+	int num_streams_total;
+	uint64_t limit_bytes, limit_blocks;
+	uint64_t limit_base_bytes, limit_base_blocks;
+	uint64_t limit_reserved;  /* datagrams promised to batches in flight */
+	struct iperf_err_state err;
+	int stale_errno_sent;
+	struct report_out *out; /* --plot, --metrics sinks (report_out.h) */
+	struct cJSON *json_top;
+	struct cJSON *json_start;
+	struct cJSON *json_connected;
+	struct cJSON *json_intervals;
+	struct cJSON *json_end;
+	struct cJSON *json_server_output; /* client: server's JSON */
+	char *server_output_text;         /* client: server's text */
+	char *json_output_string;
+	/* report_json_doc.c: 0 not streamed (yet), 1 "intervals" open,
+	 * 2 written to the end; intervals written so far */
+	int json_doc_state;
+	unsigned long json_doc_count;
+	char *server_outbuf;     /* server: captured lines */
+	size_t server_outlen, server_outcap;
+	const struct session_ops *sops; /* role handlers (client or server) */
+	int interrupt_handled;
+	int ctrl_fail_code;          /* i_errno for a late/oversized unit */
+	uint64_t ctrl_unit_start_us;
+	int ctrl_eof;                /* peer closed the control connection */
+	int ctrl_eof_seen;
+	signed char last_bad_state;
+	unsigned long ctrl_units;    /* control units dispatched (stage calls) */
+	int final_collected;
+	struct pending_conn *pending; /* server: data connections awaiting cookies */
+	uint64_t progress_us;         /* server: last progress of the client */
+	uint64_t ctrl_activity_us;    /* last control message we sent */
+	int capture_output; /* server: keep report lines for the client */
+	int header_printed;
+	int intervals_printed;
+	int refused; /* --max-tests: answered busy, nothing to report */
+	/* transport notes waiting to be reported (notes.h; test->note_lock) */
+	char notes[IPERF_NOTES_MAX][256];
+	int note_kind[IPERF_NOTES_MAX];
+	int nnotes;
+};
+
+struct iperf_test {
+	struct iperf_settings settings;
+	struct iperf_local opt;
+	enum iperf_mode mode;
+	int sender_has_retransmits; /* local: 1, 0, or -1 for receive-only */
+	int peer_has_retransmits;   /* from the peer's results */
+	const struct iperf_proto_ops *proto;
+	const struct report_ops *reporter;
+	/* Prints one flushed note (notes.h); set with the reporter
+	 * (report_select): the model records notes, report/ prints them. */
+	void (*note_out)(struct iperf_test *test, int kind, const char *text);
+	/* the text, JSON or CSV reporter; `reporter` is report_tee in front
+	 * of it when side outputs are asked for (report_out.h) */
+	const struct report_ops *report_main;
+
+	struct iperf_run run; /* this run's state (above) */
+
+	/* kept from run to run */
+	struct evloop *loop;
+	int listener;      /* server: TCP listen socket */
+	int wake_rd, wake_wr;        /* self-pipe: workers and signals */
+	/* Set by a signal handler or another thread (iperf_test_interrupt):
+	 * lock-free atomics, safe in both. */
+	atomic_int interrupt_sig;
+	atomic_int interrupted;
+	int server_test_number;
+	int mapped_v4;
+	int idle_restarted; /* server: the last run ended idle (returned 2) */
+	int pidfile_written; /* -I: we wrote the file (remove it at exit) */
+	int out_failed; /* a --plot or --metrics file could not be written */
+	int csv_header_done; /* --csv: the header row is out (once a process) */
+	pthread_mutex_t limit_lock; /* run.limit_*: shared by sender workers */
+	pthread_mutex_t note_lock;  /* run.notes: transports, any thread */
+	char errbuf[512]; /* iperf_get_test_error_string() */
+
+	/* output */
+	FILE *outfile;
+	int own_outfile;
+
+	/* callbacks (libiperf API) */
+	iperf_stream_cb *on_new_stream;
+	iperf_test_cb *on_test_start;
+	iperf_test_cb *on_connect;
+	iperf_test_cb *on_test_finish;
+	iperf_json_cb *json_callback;
+
+	pthread_mutex_t print_lock; /* serialises reporter output */
+	pthread_mutex_t *out_lock;  /* the lock output takes: print_lock, or
+				     * a --max-tests server's, shared by its
+				     * tests */
+
+	/* --max-tests server (server_multi.c).  The server object: `multi`;
+	 * each of its tests: `mrun` (its slot, inbox of data connections),
+	 * `tag` (its number, the [T<n>] of its output lines), and `opt`
+	 * borrowed from the server object (not freed with the test). */
+	struct server_multi *multi;
+	struct multi_run *mrun;
+	int tag;
+	int opt_borrowed;
+
+	/*
+	 * Reporter additions (report_*.c).  The core may fill these; the
+	 * reporters fall back to their own figures when they are zero.
+	 */
+	int64_t diskfile_size; /* -F: file size in bytes (0: stat the file) */
+
+	/* -A / server_affinity: the mask to restore (affinity.c), or NULL */
+	struct affinity_saved *affinity_saved;
+};
+
+#endif /* IPERF_INTERNAL_H */

@@ -1,0 +1,77 @@
+/*
+ * proto_ops.h - the transport vtable (the model's view of a transport:
+ * streams, reporters and the session reach it through these hooks and
+ * flags).  One const instance per protocol in proto/; the proto_<x>.c
+ * file is the only place that knows its socket options.  Capability
+ * differences are flags, not protocol-id checks.
+ */
+#ifndef IPERF_PROTO_OPS_H
+#define IPERF_PROTO_OPS_H
+
+#include <sys/types.h>
+
+struct iperf_test;
+struct iperf_stream;
+struct tcpinfo_snapshot;
+
+#define PROTO_F_RETRANSMITS (1u << 0) /* sender reads retransmits (TCP_INFO) */
+#define PROTO_F_DATAGRAM (1u << 1)    /* message oriented (UDP) */
+#define PROTO_F_COOKIE (1u << 2)      /* data connections begin with the cookie */
+#define PROTO_F_CONGESTION (1u << 3)  /* has a congestion algorithm (TCP) */
+#define PROTO_F_ZEROCOPY (1u << 4)    /* -Z: senders may use sendfile() */
+
+#define PROTO_ACCEPT_FATAL (-2)
+#define PROTO_CONNECT_CTRL (-2)
+
+struct iperf_proto_ops {
+	int id;           /* wire id: SOCK_STREAM, SOCK_DGRAM, 12 (SCTP) */
+	const char *name; /* "TCP", "UDP", "SCTP" */
+	unsigned int flags;
+	int default_blksize;
+	/* socket() type and protocol of its data sockets */
+	int sock_type;
+	int sock_protocol;
+	/* Client: the control connection is up (its MSS known); optional. */
+	int (*client_init)(struct iperf_test *test);
+	/* Server: make the data listener ready before CREATE_STREAMS; returns
+	 * the fd to watch for new streams, or -1. */
+	int (*listen)(struct iperf_test *test);
+	/* Server: the data listener is readable.  Returns a stream socket;
+	 * -1 if this candidate failed (the test goes on: a stranger, a
+	 * connection gone before accept); PROTO_ACCEPT_FATAL if the test
+	 * fails (this host refused an option of the test's; the error is on
+	 * the test).  *ready = 0 if the socket still has to pass the cookie
+	 * check (PROTO_F_COOKIE). */
+	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
+	/* Server: a data connection whose cookie was right (read by the
+	 * server, or by the dispatcher of a --max-tests server on the shared
+	 * listener): apply the data options.  0, or -1 (error on the test:
+	 * the test fails; fd left open).  NULL: accept() applied them, and
+	 * the transport has its own listener per test. */
+	int (*adopt)(struct iperf_test *test, int fd);
+	/* Server: all streams are in; close/restore listeners. */
+	void (*listen_done)(struct iperf_test *test);
+	/* Client: open data connection `index` (0-based creation order),
+	 * cookie or hello included; returns the socket, -1 (error on the
+	 * test), or PROTO_CONNECT_CTRL: while it waited for the server, the
+	 * control connection got the server's last word (an error, its end):
+	 * the client stops connecting and reads it. */
+	int (*connect)(struct iperf_test *test, int index);
+	/* Per-stream set-up after connect/accept (proto_ctx etc.); optional. */
+	int (*stream_init)(struct iperf_stream *sp);
+	void (*stream_release)(struct iperf_stream *sp);
+	/* A sender's connection figures (cwnd, window, RTT, path MTU) where
+	 * they do not come from TCP_INFO; 0, or -1 if unavailable.  Optional. */
+	int (*sender_info)(struct iperf_stream *sp,
+	    struct tcpinfo_snapshot *out);
+	/* Worker I/O of one block: bytes moved, 0 at end of stream, -1.
+	 * A sender sends what stream_io_data()/stream_io_left() describe (a
+	 * datagram transport: whole blocks), or, on a stream_io zerocopy
+	 * stream, uses stream_io_sendfile(). */
+	ssize_t (*send)(struct iperf_stream *sp);
+	ssize_t (*recv)(struct iperf_stream *sp);
+	/* End of the omit period (under sp->lock); optional. */
+	void (*omit_reset)(struct iperf_stream *sp);
+};
+
+#endif /* IPERF_PROTO_OPS_H */

@@ -1,0 +1,83 @@
+/*
+ * proto_udp_int.h - the UDP transport's own parts, shared by its files:
+ * proto_udp.c (hello, send, receive) and proto_udp_setup.c (what a
+ * stream's socket is given: GSO/GRO, drop counts, kernel arrival times,
+ * batched receives, the receive buffer).
+ */
+#ifndef IPERF_PROTO_UDP_INT_H
+#define IPERF_PROTO_UDP_INT_H
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <stdint.h>
+
+#include "delayvar.h"
+#include "udp_acct.h"
+#include "udp_wire.h"
+
+struct iperf_stream;
+
+#define UDP_HELLO_TIMEOUT_S 30
+/* Receive timeout of data sockets: a bound on how long a stopped worker
+ * can stay blocked if its wake-up is lost. */
+#define UDP_WORKER_TIMEOUT_S 1
+/* GRO: room for the largest coalesced buffer the kernel hands over. */
+#define UDP_GRO_BUF_BYTES 65536
+/* Datagrams one receive call may take (recvmmsg) without GRO. */
+#define UDP_RECV_BATCH 16
+/* Receive buffer asked for when -w is not given, for this long at the
+ * -b rate (unlimited: UDP_RCVBUF_MAX), bounded by the kernel's limit. */
+#define UDP_RCVBUF_SPAN_US 100000
+#define UDP_RCVBUF_MAX (8 * 1024 * 1024)
+
+#if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT
+#define HAVE_UDP_GSO 1
+#endif
+#if defined(HAVE_DECL_UDP_GRO) && HAVE_DECL_UDP_GRO
+#define HAVE_UDP_GRO 1
+#endif
+#if defined(HAVE_RECVMMSG) && defined(MSG_WAITFORONE)
+#define HAVE_UDP_BATCH 1
+#endif
+
+struct udp_ctx {
+	struct udp_acct acct;
+	uint64_t next_seq;
+	int counters64;
+	/* --gsro, sender: gso_segs datagrams per send, headers in gso_buf */
+	unsigned char *gso_buf;
+	size_t gso_segs;
+	/* --gsro, receiver: coalesced datagrams arrive in gro_buf */
+	unsigned char *gro_buf;
+	/* receiver: SO_RXQ_OVFL is on (drop counts come with the data) */
+	int rxq_ovfl;
+	/* receiver: SO_TIMESTAMPNS is on (each buffer's kernel arrival) */
+	int kts;
+	struct dv_arrival at; /* the last arrival time, split */
+	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
+	struct udp_batch *batch;
+};
+
+struct udp_batch {
+	struct mmsghdr mm[UDP_RECV_BATCH];
+	struct iovec iov[UDP_RECV_BATCH];
+	union {
+		char buf[UDP_RX_CMSG_SPACE];
+		struct cmsghdr align;
+	} ctl[UDP_RECV_BATCH];
+	unsigned char *data; /* UDP_RECV_BATCH blocks of blksize */
+};
+
+/* getsockopt(SOL_SOCKET, opt) as an int, or -1. */
+int udp_get_buf(int fd, int opt);
+/* A stream's socket set up for sending (GSO where granted), or for
+ * receiving (buffer for the rate, GRO, SO_RXQ_OVFL, SO_TIMESTAMPNS,
+ * recvmmsg batches: each where the kernel has it). */
+void udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c);
+void udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c);
+/* GSO refused at send time: one datagram per send from now on. */
+void udp_gso_off(struct iperf_stream *sp, struct udp_ctx *c);
+/* Free what the set-up allocated (not c itself). */
+void udp_ctx_release(struct udp_ctx *c);
+
+#endif /* IPERF_PROTO_UDP_INT_H */

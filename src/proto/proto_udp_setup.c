@@ -1,0 +1,247 @@
+/* proto_udp_setup.c - a UDP stream's socket set up for its direction
+ * (proto_udp_int.h). */
+#include "config.h"
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <netinet/udp.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iperf.h"
+#include "notes.h"
+#include "proto_udp_int.h"
+#include "stream.h"
+#include "stream_io.h"
+#include "banned.h"
+
+int
+udp_get_buf(int fd, int opt)
+{
+	int v = 0;
+	socklen_t len = sizeof(v);
+
+	if (getsockopt(fd, SOL_SOCKET, opt, &v, &len) == -1)
+		return -1;
+	return v;
+}
+
+/* ---- GSO / GRO (--gsro) ------------------------------------------------- */
+
+/* Sender: one send carries several datagrams, cut by the kernel. */
+static void
+gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GSO
+	const struct iperf_settings *s = &sp->test->settings;
+	size_t bf = s->gso_bf_size > 0 ? (size_t)s->gso_bf_size :
+					   UDP_GSO_MAX_BYTES;
+	size_t i, segs = udp_gso_segments(bf, sp->blksize,
+	    UDP_GSO_MAX_SEGMENTS);
+	int seg = (int)sp->blksize;
+
+	/* udp_offload is negotiated only at -b 0 (ext.h). */
+	if (!s->gso && !sp->test->run.udp_offload)
+		return;
+	if (segs < 2)
+		return;
+	c->gso_buf = malloc(segs * sp->blksize);
+	if (c->gso_buf == NULL)
+		return;
+	if (setsockopt(sp->socket, SOL_UDP, UDP_SEGMENT, &seg,
+		sizeof(seg)) == -1) {
+		note_add(sp->test, NOTE_DEBUG, "UDP GSO not available: %s",
+		    strerror(errno));
+		free(c->gso_buf);
+		c->gso_buf = NULL;
+		return;
+	}
+	for (i = 0; i < segs; i++)
+		memcpy(c->gso_buf + i * sp->blksize, sp->buffer, sp->blksize);
+	c->gso_segs = segs;
+	sp->xmit_len = segs * sp->blksize;
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/* The path refused a GSO send (no checksum offload...): plain sends. */
+void
+udp_gso_off(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GSO
+	int zero = 0;
+
+	(void)setsockopt(sp->socket, SOL_UDP, UDP_SEGMENT, &zero, sizeof(zero));
+#endif
+	free(c->gso_buf);
+	c->gso_buf = NULL;
+	c->gso_segs = 0;
+	sp->xmit_len = sp->blksize;
+}
+
+/* Receiver: the kernel may hand over several datagrams at once. */
+static void
+gro_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_GRO
+	int one = 1;
+
+	if (!sp->test->settings.gro && !sp->test->run.udp_offload)
+		return;
+	c->gro_buf = malloc(UDP_GRO_BUF_BYTES);
+	if (c->gro_buf == NULL)
+		return;
+	if (setsockopt(sp->socket, SOL_UDP, UDP_GRO, &one, sizeof(one)) == -1) {
+		note_add(sp->test, NOTE_DEBUG, "UDP GRO not available: %s",
+		    strerror(errno));
+		free(c->gro_buf);
+		c->gro_buf = NULL;
+	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/* Receiver: the kernel's drop count of the socket comes with each
+ * buffer received (lost_in_receiver). */
+static void
+rxq_ovfl_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef SO_RXQ_OVFL
+	int one = 1;
+
+	if (setsockopt(sp->socket, SOL_SOCKET, SO_RXQ_OVFL, &one,
+		sizeof(one)) == 0) {
+		c->rxq_ovfl = 1;
+		sp->rxq_drops_known = 1;
+	}
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/*
+ * Receiver: the kernel's arrival time of every buffer (SO_TIMESTAMPNS),
+ * so that datagrams read in one recvmmsg() call keep arrival times of
+ * their own (jitter and delay variation are per datagram, udp_acct.h),
+ * and a late wake-up of this thread is not the path's delay.  Those times
+ * are CLOCK_REALTIME; without them the receiver reads CLOCK_MONOTONIC
+ * once per call, as before.  The difference of two transits is what
+ * counts, so the sender's clock may be any.
+ */
+static void
+kts_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef SO_TIMESTAMPNS
+	int one = 1;
+
+	if (setsockopt(sp->socket, SOL_SOCKET, SO_TIMESTAMPNS, &one,
+		sizeof(one)) == 0)
+		c->kts = 1;
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+/* Receiver without GRO: recvmmsg() takes what is queued, up to
+ * UDP_RECV_BATCH datagrams (their control messages too), in one call;
+ * not with a -F sink, which writes what sp->buffer holds. */
+static void
+batch_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+#ifdef HAVE_UDP_BATCH
+	struct udp_batch *b;
+	size_t i;
+
+	if (c->gro_buf != NULL || stream_io_has_sink(sp))
+		return;
+	b = calloc(1, sizeof(*b));
+	if (b == NULL)
+		return;
+	b->data = malloc(UDP_RECV_BATCH * sp->blksize);
+	if (b->data == NULL) {
+		free(b);
+		return;
+	}
+	for (i = 0; i < UDP_RECV_BATCH; i++) {
+		b->iov[i].iov_base = b->data + i * sp->blksize;
+		b->iov[i].iov_len = sp->blksize;
+		b->mm[i].msg_hdr.msg_iov = &b->iov[i];
+		b->mm[i].msg_hdr.msg_iovlen = 1;
+		b->mm[i].msg_hdr.msg_control = b->ctl[i].buf;
+	}
+	c->batch = b;
+#else
+	(void)sp;
+	(void)c;
+#endif
+}
+
+static void
+batch_release(struct udp_batch *b)
+{
+	if (b != NULL)
+		free(b->data);
+	free(b);
+}
+
+/*
+ * Receiver without -w: a socket buffer for UDP_RCVBUF_SPAN_US at the -b
+ * rate (UDP_RCVBUF_MAX when unlimited), so a busy moment of this host
+ * does not drop datagrams the network delivered.  Never smaller than the
+ * system's default; where the kernel caps it (net.core.rmem_max), -V
+ * says so.  start.rcvbuf_actual was read before, as stock reads it.
+ */
+static void
+rcvbuf_for_rate(struct iperf_stream *sp)
+{
+	const struct iperf_settings *s = &sp->test->settings;
+	double want_d = s->rate > 0 ?
+	    (double)s->rate / 8.0 * UDP_RCVBUF_SPAN_US / 1e6 : UDP_RCVBUF_MAX;
+	int want, have = udp_get_buf(sp->socket, SO_RCVBUF);
+
+	if (s->socket_bufsize > 0 || have < 0)
+		return;
+	want = want_d > UDP_RCVBUF_MAX ? UDP_RCVBUF_MAX : (int)want_d;
+	if (want <= have / 2) /* Linux reports twice what was set */
+		return;
+	(void)setsockopt(sp->socket, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
+	have = udp_get_buf(sp->socket, SO_RCVBUF);
+	if (have >= 0 && have / 2 < want)
+		note_add(sp->test, NOTE_VERBOSE,
+		    "UDP receive buffer: asked for %d bytes, the system allows %d "
+		    "(net.core.rmem_max); a larger -w or rmem_max avoids loss "
+		    "in this host", want, have / 2);
+}
+
+void
+udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	gso_setup(sp, c);
+}
+
+void
+udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	rcvbuf_for_rate(sp);
+	gro_setup(sp, c);
+	rxq_ovfl_setup(sp, c);
+	kts_setup(sp, c);
+	batch_setup(sp, c);
+}
+
+void
+udp_ctx_release(struct udp_ctx *c)
+{
+	free(c->gso_buf);
+	free(c->gro_buf);
+	batch_release(c->batch);
+}
