@@ -43,7 +43,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/stream/stream_set.c %reldir%/stream/stream_set.h \
 	%reldir%/session/ctrl_tune.c %reldir%/session/ctrl_tune.h \
 	%reldir%/session/run.c %reldir%/session/run.h \
-	%reldir%/proto/proto.c %reldir%/proto/proto.h \
+	%reldir%/proto/proto.c %reldir%/proto/proto.h %reldir%/proto/proto_common.c \
 	%reldir%/core/proto_ops.h \
 	%reldir%/proto/proto_tcp.c \
 	%reldir%/proto/proto_udp.c %reldir%/proto/proto_udp_setup.c \
@@ -55,6 +55,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/server/server.c %reldir%/server/server.h \
 	%reldir%/server/server_accept.c %reldir%/server/server_accept.h \
 	%reldir%/server/server_multi.c %reldir%/server/server_multi.h \
+	%reldir%/server/server_child.h \
 	%reldir%/net/addr.c %reldir%/net/addr.h \
 	%reldir%/core/notes.c %reldir%/core/notes.h \
 	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
@@ -65,6 +66,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/options/options_apply_out.c \
 	%reldir%/options/options_check.c %reldir%/options/options_help.c \
 	%reldir%/report/report.c %reldir%/report/report.h \
+	%reldir%/report/report_fmt.c %reldir%/report/report_select.c \
 	%reldir%/report/report_int.h \
 	%reldir%/report/report_calc.c %reldir%/report/report_calc.h \
 	%reldir%/report/report_rows.c %reldir%/report/report_rows.h \

@@ -31,7 +31,6 @@ import socket
 import struct
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
@@ -76,9 +75,8 @@ def wait_serving(port, limit):
     return None
 
 
-class NotListening(Exception):
-    """A server of the test did not come up (reported as the case's
-    failure)."""
+# A server of the test did not come up (reported as the case's failure).
+NotListening = testlib.NotListening
 
 
 def mid_test(port, cli, streams=1, settle=1.0):
@@ -110,21 +108,10 @@ def first_interval(p, deadline):
 
 
 def start_server(binary, port, *args):
-    """Start `binary -s` on 127.0.0.1:port and wait until it listens (no
-    probe socket: a bind probe could take the port from the server in the
-    instant it binds)."""
-    with tempfile.TemporaryFile() as err:  # not a pipe: nobody drains it
-        p = subprocess.Popen([binary, "-s", "-B", "127.0.0.1", "-p",
-                              str(port)] + list(args),
-                             stdout=subprocess.DEVNULL, stderr=err)
-        if not testlib.wait_listening(port, p, time.time() + 15):
-            stop(p)
-            err.seek(0)
-            text = err.read().decode(errors="replace").strip()
-            raise NotListening(f"{os.path.basename(binary)} server did not "
-                               f"listen on {port} (exit {p.returncode}: "
-                               f"{text[-200:]!r})")
-    return p
+    """Start `binary -s` on 127.0.0.1:port and wait until it listens."""
+    return testlib.start_server([binary, "-s", "-B", "127.0.0.1", "-p",
+                                 str(port)] + list(args), port, limit=15,
+                                pipes=False)
 
 
 # ---- the scripted client ------------------------------------------------------

@@ -30,8 +30,9 @@ import subprocess
 import sys
 import time
 
+import testlib
 from testlib import (free_port, report, skip, stock_peers, stop,
-                     strace_unavailable, summary, wait_listening)
+                     strace_unavailable, summary)
 
 # 3.21 ends 0.000-0.01 s past -t on a quiet loopback (more when loaded);
 # a sender that slept through the end overran by up to 0.1 s.  A case
@@ -44,13 +45,8 @@ COUNT_DATAGRAMS = 3745  # -n 5M with -l 1400
 
 def start_server(binary, extra=()):
     port = free_port()
-    p = subprocess.Popen([binary, "-s", "-p", str(port)] + list(extra),
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    if not wait_listening(port, p, time.time() + 10):
-        stop(p)
-        raise RuntimeError(f"{binary} -s did not listen")
-    return p, port
+    return testlib.start_server([binary, "-s", "-p", str(port)] + list(extra),
+                                port), port
 
 
 def client(binary, port, args, timeout=RUN_TIMEOUT):

@@ -16,6 +16,9 @@ whose library is built (its objects are read with nm).  Checks:
             not get around the include rule.
   extern    no function is declared `extern` in a .c file.
   config    config.h is the first file every .c includes.
+  loop      no files whose objects call each other in a circle (from the
+            same symbols: a strongly connected set of more than one
+            object), inside a folder or across.
   lines     no file over 800 lines.
   function  no function over 60 lines, from its opening brace to its
             closing one (the KNF braces at column 0).
@@ -148,15 +151,62 @@ def scan_symbols(build, where, rank, findings):
                 undefined.setdefault(base, set()).add(p[1])
             elif len(p) == 3 and p[1] in "TDBRGSV":
                 defined.setdefault(p[2], base)
+    calls = {b: set() for _, b in objs}
     for base, syms in sorted(undefined.items()):
         folder = where[base]
         for s in sorted(syms):
             d = defined.get(s)
             if d is None or d == base:
                 continue
+            calls[base].add(d)
             if not allowed(rank, folder, where[d]):
                 findings.append(("symbol", f"src/{folder}/{base} calls {s} of src/{where[d]}/{d}", ""))
+    for group in loops(calls):
+        names = ", ".join(f"src/{where[b]}/{b}" for b in sorted(group))
+        findings.append(("loop", f"{names} call each other", ""))
     return [b for _, b in objs]
+
+
+def loops(graph):
+    """The strongly connected sets of more than one node (Tarjan,
+    without recursion)."""
+    index, low, on, stack, out = {}, {}, set(), [], []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph.get(w, ())))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                group = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    group.append(w)
+                    if w == v:
+                        break
+                if len(group) > 1:
+                    out.append(group)
+    return out
 
 
 def main():
@@ -192,7 +242,7 @@ def main():
             continue
         failed.setdefault(kind, []).append(f"{key} (listed in tests/layers.todo, no longer found: remove it)")
     passed = 0
-    for kind in ("include", "symbol", "extern", "config", "lines", "function"):
+    for kind in ("include", "symbol", "loop", "extern", "config", "lines", "function"):
         known = sum(1 for k, _, _ in findings if k == kind)
         if kind in failed:
             for msg in failed[kind]:

@@ -4,6 +4,7 @@ if HAVE_CHECK
 CHECK_SUITES = \
 	%reldir%/check_units \
 	%reldir%/check_timer \
+	%reldir%/check_evloop \
 	%reldir%/check_latstat \
 	%reldir%/check_csv \
 	%reldir%/check_delayvar \
@@ -41,6 +42,10 @@ SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototy
 %canon_reldir%_check_timer_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_timer_LDADD = $(SUITE_LDADD)
 %canon_reldir%_check_timer_LDFLAGS = $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_check_evloop_SOURCES = %reldir%/check_evloop.c %reldir%/check_main.c %reldir%/check_main.h
+%canon_reldir%_check_evloop_CFLAGS = $(SUITE_CFLAGS)
+%canon_reldir%_check_evloop_LDADD = $(SUITE_LDADD)
+%canon_reldir%_check_evloop_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 %canon_reldir%_check_csv_SOURCES = %reldir%/check_csv.c %reldir%/check_main.c %reldir%/check_main.h
 %canon_reldir%_check_csv_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_check_csv_LDADD = $(SUITE_LDADD)

@@ -56,6 +56,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import testlib  # noqa: E402
 from testlib import (free_port, json_values, report, skip,  # noqa: E402
                      stock_peers, stop, summary, wait_listening)
 
@@ -81,12 +82,7 @@ def refused(name, crc, doc):
 def start_server(args, json_out=False):
     port = free_port()
     argv = [OURS, "-s", "-p", str(port)] + args + (["-J"] if json_out else [])
-    srv = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                           text=True)
-    if not wait_listening(port, srv, time.time() + 10):
-        stop(srv)
-        raise RuntimeError("server did not listen: " + srv.stderr.read())
-    return srv, port
+    return testlib.start_server(argv, port), port
 
 
 def end_server(srv, sig=signal.SIGTERM, limit=15):

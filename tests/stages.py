@@ -43,9 +43,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from interop import check_bytes, key_paths
+import testlib
 from testlib import (free_port, listener, parse_doc, read_all, recv_exact,
-                     record, report, stock_peers, stop, summary,
-                     wait_listening)
+                     record, report, stock_peers, stop, summary)
 
 RUN_TIMEOUT = 30
 
@@ -68,12 +68,10 @@ CASES = [
 
 def start_server(argv, port):
     """A server on 127.0.0.1:port; (process, error or None)."""
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
-    if not wait_listening(port, p, time.time() + 10):
-        stop(p)
+    try:
+        return testlib.start_server(argv, port), None
+    except testlib.NotListening:
         return None, "server did not start listening"
-    return p, None
 
 
 def collect(p, limit):

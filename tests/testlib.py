@@ -17,6 +17,7 @@ import socket
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -493,6 +494,39 @@ def stop(p, grace=None):
             except subprocess.TimeoutExpired:
                 p.kill()
     return p.wait()
+
+
+class NotListening(Exception):
+    """A server started by start_server() did not listen in time."""
+
+
+def start_server(argv, port, limit=10, pipes=True):
+    """Start the server argv (which listens on 127.0.0.1:port) and wait,
+    at most `limit` s, until it listens (no probe socket: a bind probe
+    could take the port from the server in the instant it binds).  With
+    `pipes`, its stdout and stderr are text pipes (the caller reads
+    them); else stdout goes nowhere and stderr to a file nobody has to
+    drain.  Returns the process; raises NotListening (the server stopped,
+    with the end of what it said) otherwise."""
+    err = None if pipes else tempfile.TemporaryFile()
+    p = subprocess.Popen(argv, text=pipes,
+                         stdout=subprocess.PIPE if pipes else subprocess.DEVNULL,
+                         stderr=subprocess.PIPE if pipes else err)
+    try:
+        if wait_listening(port, p, time.time() + limit):
+            return p
+        stop(p)
+        if pipes:
+            text = p.stderr.read()
+        else:
+            err.seek(0)
+            text = err.read().decode(errors="replace")
+        raise NotListening(f"{os.path.basename(argv[0])} server did not "
+                           f"listen on {port} (exit {p.returncode}: "
+                           f"{text.strip()[-200:]!r})")
+    finally:
+        if err is not None:
+            err.close()
 
 
 def wait_exit(p, limit):

@@ -38,6 +38,8 @@ struct placement;
 struct auth_key;
 struct server_multi;
 struct multi_run;
+struct server_child_ops;
+struct session_ops;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -371,6 +373,9 @@ struct iperf_test {
 	int peer_has_retransmits;   /* from the peer's results */
 	const struct iperf_proto_ops *proto;
 	const struct report_ops *reporter;
+	/* The role's control-channel handlers (session.h): what an accepted
+	 * control connection is attached with (set by server.c). */
+	const struct session_ops *role_ops;
 	/* Prints one flushed note (notes.h); set with the reporter
 	 * (report_select): the model records notes, report/ prints them. */
 	void (*note_out)(struct iperf_test *test, int kind, const char *text);
@@ -420,6 +425,8 @@ struct iperf_test {
 	 * borrowed from the server object (not freed with the test). */
 	struct server_multi *multi;
 	struct multi_run *mrun;
+	/* what the dispatcher does for this test (server/server_child.h) */
+	const struct server_child_ops *child_ops;
 	int tag;
 	int opt_borrowed;
 

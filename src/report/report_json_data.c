@@ -17,39 +17,6 @@
 #include "stream.h"
 #include "banned.h"
 
-/* Builders record an allocation failure in *err and carry on (shared
- * with report_json_end.c through report_int.h). */
-void
-report_json_num(cJSON *o, const char *key, double v, int *err)
-{
-	if (o == NULL || cJSON_AddNumberToObject(o, key, v) == NULL)
-		*err = 1;
-}
-
-void
-report_json_flag(cJSON *o, const char *key, int v, int *err)
-{
-	if (o == NULL || cJSON_AddBoolToObject(o, key, v != 0) == NULL)
-		*err = 1;
-}
-
-void
-report_json_str(cJSON *o, const char *key, const char *v, int *err)
-{
-	if (o == NULL || cJSON_AddStringToObject(o, key, v) == NULL)
-		*err = 1;
-}
-
-void
-report_json_attach(cJSON *parent, const char *key, cJSON *child, int *err)
-{
-	if (child == NULL || parent == NULL ||
-	    !cJSON_AddItemToObject(parent, key, child)) {
-		cJSON_Delete(child);
-		*err = 1;
-	}
-}
-
 static cJSON *
 finish(cJSON *o, int err)
 {

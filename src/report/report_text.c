@@ -21,12 +21,6 @@
 
 #define BANNER_RULE "-----------------------------------------------------------"
 
-void
-report_text_line(struct iperf_test *test, const char *line)
-{
-	(void)iperf_printf(test, "%s", line);
-}
-
 static void
 text_error(struct iperf_test *test, const char *msg)
 {

@@ -26,8 +26,8 @@
 #include "report_out.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_child.h"
 #include "server_limits.h"
-#include "server_multi.h"
 #include "session.h"
 #include "stats.h"
 #include "stream.h"
@@ -70,8 +70,8 @@ server_open_data_listener(struct iperf_test *test)
 	int fd;
 
 	/* A --max-tests server's TCP streams come through its dispatcher. */
-	if (test->mrun != NULL && test->proto->adopt != NULL)
-		return server_multi_data_listener(test);
+	if (test->child_ops != NULL && test->proto->adopt != NULL)
+		return test->child_ops->data_listener(test);
 	/* The transport may replace (or close) the listener: whichever is
 	 * there afterwards is watched again. */
 	server_unwatch_listener(test);
@@ -140,8 +140,8 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		return -1;
 	/* A --max-tests server: a slot, then (UDP, SCTP) the turn to set up
 	 * streams on the shared port. */
-	if (test->mrun != NULL) {
-		rc = server_multi_admit(test);
+	if (test->child_ops != NULL) {
+		rc = test->child_ops->admit(test);
 		if (rc != 0)
 			return rc == 1 ? server_refuse(test) : -1;
 	}
@@ -185,7 +185,7 @@ server_on_cookie(struct iperf_test *test, const char *cookie)
 
 /* ---- streams and the running test -------------------------------------- */
 
-int
+static int
 server_streams_ready(struct iperf_test *test)
 {
 	if (test->run.prot_listener >= 0) {
@@ -194,8 +194,8 @@ server_streams_ready(struct iperf_test *test)
 	server_unwatch_listener(test);
 	if (test->proto->listen_done != NULL)
 		test->proto->listen_done(test);
-	if (test->mrun != NULL)
-		server_multi_setup_done(test);
+	if (test->child_ops != NULL)
+		test->child_ops->setup_done(test);
 	server_watch_listener(test);
 	if (session_start_measuring(test) == -1 || session_open_wake(test) == -1)
 		return -1;
@@ -427,6 +427,15 @@ server_check(struct iperf_test *test)
 	}
 }
 
+/* The wake-up fd: a --max-tests test's dispatcher handed it
+ * connections. */
+static void
+server_on_wake(struct iperf_test *test)
+{
+	if (test->child_ops != NULL)
+		test->child_ops->take_inbox(test);
+}
+
 static const struct session_ops server_ops = {
 	.table = server_fsm,
 	.table_len = sizeof(server_fsm) / sizeof(server_fsm[0]),
@@ -437,14 +446,9 @@ static const struct session_ops server_ops = {
 	.on_interrupt = server_interrupt,
 	.on_check = server_check,
 	.on_tick = NULL,
-	.on_wake = server_multi_take_inbox,
+	.on_wake = server_on_wake,
+	.on_streams_ready = server_streams_ready,
 };
-
-const struct session_ops *
-server_session_ops(void)
-{
-	return &server_ops;
-}
 
 /* ---- run ----------------------------------------------------------------- */
 
@@ -470,8 +474,8 @@ server_end(struct iperf_test *test)
 	}
 	/* A --max-tests test keeps its wake-up fd until it is freed: the
 	 * dispatcher may still write it. */
-	if (test->mrun != NULL)
-		server_multi_setup_done(test);
+	if (test->child_ops != NULL)
+		test->child_ops->setup_done(test);
 	else
 		session_close_wake(test);
 	affinity_restore(test);
@@ -520,6 +524,7 @@ int
 server_open(struct iperf_test *test)
 {
 	test->run.sops = &server_ops;
+	test->role_ops = &server_ops;
 	test->opt.role = 's';
 	test->run.state = IPERF_START;
 	test->run.done = 0;
@@ -550,6 +555,7 @@ server_serve_connection(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss, const char *cookie)
 {
 	test->run.sops = &server_ops;
+	test->role_ops = &server_ops;
 	test->opt.role = 's';
 	test->run.state = IPERF_START;
 	test->run.done = 0;

@@ -59,7 +59,7 @@ server_accept_control(struct iperf_test *test, int fd,
 	test->run.progress_us = evloop_now(test->loop);
 	server_limits_idle_stop(test);
 	test->reporter->begin(test);
-	if (session_attach_ctrl(test, server_session_ops()) == -1 ||
+	if (session_attach_ctrl(test, test->role_ops) == -1 ||
 	    test_tune_ctrl(test) == -1) {
 		test->run.sops->on_fail(test);
 		return;
@@ -294,7 +294,8 @@ server_add_stream(struct iperf_test *test, int fd)
 		test->reporter->on_new_stream(sp);
 	test->run.streams_accepted++;
 	test->run.progress_us = evloop_now(test->loop);
-	if (test->run.streams_accepted == test->run.streams_expected)
-		return server_streams_ready(test);
+	if (test->run.streams_accepted == test->run.streams_expected &&
+	    test->run.sops->on_streams_ready != NULL)
+		return test->run.sops->on_streams_ready(test);
 	return 0;
 }

@@ -34,8 +34,4 @@ int server_read_cookie(int fd, unsigned char *buf, size_t *len);
 void server_expire_pending(struct iperf_test *test, uint64_t now_us);
 void server_drop_pending(struct iperf_test *test);
 
-/* From server.c */
-const struct session_ops *server_session_ops(void);
-int server_streams_ready(struct iperf_test *test);
-
 #endif /* IPERF_SERVER_ACCEPT_H */

@@ -31,6 +31,7 @@
 #include "run.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_child.h"
 #include "server_multi.h"
 #include "session.h"
 #include "test.h"
@@ -97,6 +98,19 @@ struct server_multi {
 
 /* ---- tests ---------------------------------------------------------- */
 
+/* What the dispatcher does for each of its tests (server_child.h). */
+static int server_multi_admit(struct iperf_test *test);
+static int server_multi_data_listener(struct iperf_test *test);
+static void server_multi_setup_done(struct iperf_test *test);
+static void server_multi_take_inbox(struct iperf_test *test);
+
+static const struct server_child_ops multi_child_ops = {
+	.admit = server_multi_admit,
+	.data_listener = server_multi_data_listener,
+	.setup_done = server_multi_setup_done,
+	.take_inbox = server_multi_take_inbox,
+};
+
 /* A test of this server: the server's options (borrowed), its output and
  * callbacks, settings as a fresh server has them. */
 static struct iperf_test *
@@ -124,6 +138,7 @@ child_new(struct server_multi *m, struct multi_run *r)
 	c->out_lock = &s->print_lock;
 	c->multi = m;
 	c->mrun = r;
+	c->child_ops = &multi_child_ops;
 	c->tag = ++m->next_tag;
 	c->server_test_number = c->tag;
 	return c;
@@ -459,7 +474,7 @@ wait_turn(struct server_multi *m, struct multi_run *r)
 	return 0;
 }
 
-int
+static int
 server_multi_admit(struct iperf_test *test)
 {
 	struct multi_run *r = test->mrun;
@@ -488,7 +503,7 @@ server_multi_admit(struct iperf_test *test)
 	return 1;
 }
 
-int
+static int
 server_multi_data_listener(struct iperf_test *test)
 {
 	struct server_multi *m = test->multi;
@@ -501,7 +516,7 @@ server_multi_data_listener(struct iperf_test *test)
 	return 0;
 }
 
-void
+static void
 server_multi_setup_done(struct iperf_test *test)
 {
 	struct multi_run *r = test->mrun;
@@ -531,7 +546,7 @@ server_multi_setup_done(struct iperf_test *test)
 		server_deny(fds[i]);
 }
 
-void
+static void
 server_multi_take_inbox(struct iperf_test *test)
 {
 	struct multi_run *r = test->mrun;

@@ -24,17 +24,4 @@ struct iperf_test;
  * --idle-timeout restart (2), or the listener cannot be opened (-2). */
 int server_multi_run(struct iperf_test *server);
 
-/* For server.c, in a test of a --max-tests server (test->mrun set): */
-/* Parameters accepted: take a slot, and the setup turn for transports
- * without cookies.  0, 1 when refused (answer busy), -1 on error. */
-int server_multi_admit(struct iperf_test *test);
-/* CREATE_STREAMS of a cookie transport: connections with this test's
- * cookie now come to it through the inbox. */
-int server_multi_data_listener(struct iperf_test *test);
-/* The streams are in (or the test ends): no more data connections; the
- * setup turn goes to the next test. */
-void server_multi_setup_done(struct iperf_test *test);
-/* The wake-up fd was written: take the data connections handed over. */
-void server_multi_take_inbox(struct iperf_test *test);
-
 #endif /* IPERF_SERVER_MULTI_H */

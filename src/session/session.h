@@ -43,6 +43,9 @@ struct session_ops {
 	void (*on_tick)(struct iperf_test *test);
 	/* The wake-up fd was written (another thread has news); optional. */
 	void (*on_wake)(struct iperf_test *test);
+	/* Server: every expected data stream is in (the accept path says
+	 * so); 0 or -1.  Optional. */
+	int (*on_streams_ready)(struct iperf_test *test);
 };
 
 /* Create the loop for a run (idempotent). */

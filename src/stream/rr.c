@@ -16,6 +16,7 @@
 #include "iperf_error.h"
 #include "rr.h"
 #include "stream.h"
+#include "stream_io.h"
 #include "tcp_info.h"
 #include "banned.h"
 

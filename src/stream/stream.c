@@ -24,6 +24,7 @@
 #include "rr.h"
 #include "stats_dist.h"
 #include "stream.h"
+#include "stream_io.h"
 #include "test.h"
 #include "util.h"
 #include "banned.h"
@@ -250,17 +251,6 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
 		if (sleep_unless_stopped(sp, now + wait_us) == -1)
 			return -1;
 	}
-}
-
-void
-stream_worker_fail(struct iperf_stream *sp, int code, int err)
-{
-	pthread_mutex_lock(&sp->lock);
-	if (sp->live.error == 0) {
-		sp->live.error = code;
-		sp->live.sys_errno = err;
-	}
-	pthread_mutex_unlock(&sp->lock);
 }
 
 /* One block (or a GSO or TCP batch) went out: n bytes, whole datagrams,

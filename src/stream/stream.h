@@ -220,8 +220,6 @@ ssize_t stream_step(struct iperf_stream *sp);
 /* Copy the live counters out under the lock. */
 void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
 
-/* Worker: record its failure (the first one) in sp->live. */
-void stream_worker_fail(struct iperf_stream *sp, int code, int err);
 
 /* Worker-side counter updates (take the lock). */
 void stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks);

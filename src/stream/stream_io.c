@@ -315,3 +315,14 @@ stream_io_sink_wait(struct iperf_stream *sp, int stopping)
 		return 1; /* let the receive report it */
 	return stopping && rc == 0 ? 0 : -1;
 }
+
+void
+stream_worker_fail(struct iperf_stream *sp, int code, int err)
+{
+	pthread_mutex_lock(&sp->lock);
+	if (sp->live.error == 0) {
+		sp->live.error = code;
+		sp->live.sys_errno = err;
+	}
+	pthread_mutex_unlock(&sp->lock);
+}

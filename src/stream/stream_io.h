@@ -68,4 +68,7 @@ int stream_io_store(struct iperf_stream *sp, size_t n);
 int stream_io_has_sink(const struct iperf_stream *sp);
 int stream_io_sink_wait(struct iperf_stream *sp, int stopping);
 
+/* Worker: record its failure (the first one) in sp->live. */
+void stream_worker_fail(struct iperf_stream *sp, int code, int err);
+
 #endif /* IPERF_STREAM_IO_H */
