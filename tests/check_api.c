@@ -1,7 +1,7 @@
 /*
  * check_api.c - the public API without a network: the defaults of
  * captures/3.21/api_probe.txt, every getter/setter pair, the setter side
- * effects of spec surface.md 4.4, callbacks, errors, stage functions.
+ * effects of docs/libiperf.3, callbacks, errors, stage functions.
  */
 #include "config.h"
 

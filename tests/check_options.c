@@ -1,7 +1,7 @@
 /*
  * check_options.c - the command line: iperf3 3.21's parse-time checks in
  * argv order, the post-parse rules, the values stored, and the texts.
- * Expected errors come from spec/surface.md §1 and captures/3.21.
+ * Expected errors are what the 3.21 program prints (tests/cli_errors.data).
  */
 #include "config.h"
 

@@ -13,7 +13,7 @@ struct fmt_case {
 	const char *want;
 };
 
-/* Worked examples of the report number formatting (spec surface.md 2.2). */
+/* Worked examples of the report number formatting (3.21's output). */
 static const struct fmt_case fmt_cases[] = {
 	{ 0, 'A', "0.00 Byte" },
 	{ 1000, 'A', "1000 Byte" },

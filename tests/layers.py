@@ -16,6 +16,9 @@ whose library is built (its objects are read with nm).  Checks:
             not get around the include rule.
   extern    no function is declared `extern` in a .c file.
   config    config.h is the first file every .c includes.
+  cite      a document a comment cites is in the repository, named by its
+            path from the top (docs/architecture.md); no section marks
+            (a '§' points into documents outside it).
   loop      no files whose objects call each other in a circle (from the
             same symbols: a strongly connected set of more than one
             object), inside a folder or across.
@@ -88,7 +91,11 @@ def function_name(lines, i):
     return f"line {i + 1}"
 
 
+CITE = re.compile(r"[\w./-]+\.md\b")
+
+
 def scan_text(src, where, rank, findings):
+    top = os.path.dirname(os.path.abspath(src))
     for f, folder in sorted(where.items()):
         rel = f"src/{folder}/{f}"
         lines = open(os.path.join(src, folder, f), errors="replace").read().split("\n")
@@ -109,6 +116,11 @@ def scan_text(src, where, rank, findings):
                 if hf is not None and not allowed(rank, folder, hf):
                     how = "sideways" if hf in rank and folder in rank and rank[hf] == rank[folder] else "up"
                     findings.append(("include", f"{rel} includes {h} of {hf}/ ({how})", f":{i + 1}"))
+            for doc in CITE.findall(line):
+                if not os.path.isfile(os.path.join(top, doc)):
+                    findings.append(("cite", f"{rel} cites {doc}, not a file of the repository", f":{i + 1}"))
+            if "\u00a7" in line:
+                findings.append(("cite", f"{rel}: a section mark (\u00a7) citing a document outside the repository", f":{i + 1}"))
             if f.endswith(".c") and EXTERN_FN.match(line):
                 findings.append(("extern", f"{rel}: an extern function declaration", f":{i + 1}"))
             if FN_OPEN.match(line):
@@ -242,7 +254,7 @@ def main():
             continue
         failed.setdefault(kind, []).append(f"{key} (listed in tests/layers.todo, no longer found: remove it)")
     passed = 0
-    for kind in ("include", "symbol", "loop", "extern", "config", "lines", "function"):
+    for kind in ("include", "symbol", "loop", "extern", "config", "cite", "lines", "function"):
         known = sum(1 for k, _, _ in findings if k == kind)
         if kind in failed:
             for msg in failed[kind]:

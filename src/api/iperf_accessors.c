@@ -1,6 +1,6 @@
 /*
  * iperf_accessors.c - the getters of the public API: each reads one field
- * of the test (spec surface.md 4.4).
+ * of the test (docs/libiperf.3).
  */
 #include "config.h"
 

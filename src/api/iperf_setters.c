@@ -1,5 +1,5 @@
 /*
- * iperf_setters.c - the setters of the public API (spec surface.md 4.4),
+ * iperf_setters.c - the setters of the public API (docs/libiperf.3),
  * with upstream's side effects: role, reverse and bidir recompute the
  * direction mode; json_stream does not turn JSON output on; zerocopy only
  * sticks where sendfile() exists; the unit format is not validated.

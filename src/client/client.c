@@ -311,10 +311,7 @@ client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 	test->reporter->error(test, line);
 	if (test->run.state == TEST_RUNNING || test->run.streams != NULL)
 		stream_stop_workers(test, 1);
-	test->run.err.code = m->err_code;
-	test->run.err.sys_errno = m->err_errno;
-	test->run.err.gai_error = 0;
-	return -1;
+	return iperf_fail(test, m->err_code, m->err_errno);
 }
 
 static int

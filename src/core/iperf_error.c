@@ -258,6 +258,12 @@ iperf_fail(struct iperf_test *test, int code, int sys_errno)
 	return -1;
 }
 
+void
+iperf_err_clear(struct iperf_test *test)
+{
+	test->run.err.code = IENONE;
+}
+
 int
 iperf_fail_gai(struct iperf_test *test, int code, int gai_error)
 {

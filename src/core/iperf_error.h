@@ -24,6 +24,11 @@ int iperf_fail_arg_errno(struct iperf_test *test, int code, const char *arg,
     int sys_errno);
 int iperf_fail_arg(struct iperf_test *test, int code, const char *arg);
 
+/* Forget the recorded failure (its code becomes IENONE): a caller that
+ * tries something whose failure does not end the test (a stranger's
+ * connection, a socket option callback's verdict read back at once). */
+void iperf_err_clear(struct iperf_test *test);
+
 /* Set the process-wide i_errno (a relaxed atomic store: tests in several
  * threads may fail at once; the value is one of theirs). */
 void error_publish(int code);

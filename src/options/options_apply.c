@@ -3,7 +3,7 @@
  * iperf3 3.21 does while parsing, and store it on the test.  Each returns
  * 0, -1 with the error recorded, or an OPT_APPLY_* request.
  *
- * Number conventions (spec surface.md §1.2): plain integers use atoi
+ * Number conventions (3.21's, docs/iperf3.1): plain integers use atoi
  * semantics (parse_atoi), -i and averaging intervals use atof semantics,
  * -S/-L/-A use strtol base 0 (an empty parse is an error), sizes and
  * rates go through units_parse (IEUNITVAL quotes the text).

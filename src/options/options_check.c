@@ -1,6 +1,6 @@
 /*
- * options_check.c - the post-parse rules of iperf3 3.21 (spec surface.md
- * §1.8), in their order, then our own refusal of options this
+ * options_check.c - the post-parse rules of iperf3 3.21 (observed by
+ * running it; tests/cli_errors.data), in their order, then our own refusal of options this
  * implementation does not support yet, then the -J warnings.
  */
 #include "config.h"

@@ -184,7 +184,7 @@ options_print_help(FILE *f)
 	}
 }
 
-/* The features line, in the order of spec surface.md §6.2. */
+/* The features line (-v), in 3.21's order. */
 static const struct help_line features[] = {
 	{ OPT_HAVE_AFFINITY, "CPU affinity setting" },
 	{ OPT_HAVE_FLOWLABEL, "IPv6 flow label" },

@@ -207,7 +207,7 @@ enum opt_id {
 	OPT_ID_COUNT
 };
 
-/* Roles allowed by the post-parse role rule (§1.8 rule 1). */
+/* Roles allowed by the post-parse role rule (options_check.c). */
 #define OPT_ROLE_CLIENT 0x1u
 #define OPT_ROLE_SERVER 0x2u
 #define OPT_ROLE_BOTH (OPT_ROLE_CLIENT | OPT_ROLE_SERVER)
@@ -262,7 +262,7 @@ int options_int_strict(struct iperf_test *test, const char *option,
 int options_clamp_int(double v);
 uint64_t options_clamp_u64(double v);
 
-/* Post-parse rules of §1.8 (options_check.c): 0, or -1 with the error. */
+/* Post-parse rules of 3.21 (options_check.c): 0, or -1 with the error. */
 int options_check(struct iperf_test *test);
 
 /* Apply functions (options_apply.c), one per option. */

@@ -169,7 +169,7 @@ proto_def_dial(struct iperf_test *test, const struct net_dial_args *a)
 	struct net_dial_args args = *a;
 
 	args.stop = &test->interrupted; /* a stopping test stops waiting */
-	test->run.err.code = 0;
+	iperf_err_clear(test);
 	fd = net_dial(&args, &gai);
 	if (fd == -1) {
 		if (test->run.err.code != 0)

@@ -121,7 +121,7 @@ psctp_listen(struct iperf_test *test)
 		close(test->listener);
 		test->listener = -1;
 	}
-	test->run.err.code = 0;
+	iperf_err_clear(test);
 	fd = net_listen_with(&a, &gai);
 	if (fd == -1) {
 		if (test->run.err.code != 0)

@@ -196,7 +196,7 @@ udp_connect(struct iperf_test *test, int index)
 	a.setopts = udp_sockopts;
 	a.setopts_arg = test;
 	a.stop = &test->interrupted;
-	test->run.err.code = 0;
+	iperf_err_clear(test);
 	fd = net_dial(&a, &gai);
 	if (fd == -1) {
 		if (test->run.err.code != 0)

@@ -3,7 +3,8 @@
  * test's streams: direction groups, the role tags, which side knows what,
  * and the end-of-test sender/receiver numbers of each stream and group.
  *
- * Rules (spec surface.md 2.7 and 3.5, checked against the 3.21 captures):
+ * Rules (the text summary and JSON "end" of 3.21, checked against its
+ * output):
  *  - A group is one data direction.  Without --bidir there is one group
  *    (all streams); with it, group 0 is the client's sending streams or the
  *    server's receiving ones, group 1 the other direction.

@@ -1,8 +1,8 @@
 /*
  * report_json.c - the JSON reporter (-J) and its --json-stream variant
- * (spec surface.md 3): builds the document as the test goes, emits it at
- * finish (pretty), or emits one compact event line per step.  The CLI's
- * -J writes it as the run goes instead (report_json_doc.c).
+ * (docs/iperf3-json.schema.json): builds the document as the test goes,
+ * emits it at finish (pretty), or emits one compact event line per step.
+ * The CLI's -J writes it as the run goes instead (report_json_doc.c).
  */
 #include "config.h"
 

@@ -1,7 +1,7 @@
 /*
  * report_json_data.c - builders of the JSON objects the reporter emits:
  * connected entries, test_start, interval objects and the end object, with
- * the 3.21 key order (spec surface.md 3.3-3.5).  Pure: they read the test
+ * the 3.21 key order (docs/iperf3-json.schema.json).  Pure: they read the test
  * and its streams and return a new cJSON tree (NULL on ENOMEM).
  */
 #include "config.h"

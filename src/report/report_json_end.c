@@ -1,5 +1,5 @@
 /*
- * report_json_end.c - the JSON "end" object (spec surface.md 3.5): per
+ * report_json_end.c - the JSON "end" object (docs/iperf3-json.schema.json): per
  * stream sender/receiver (TCP, SCTP) or "udp" objects, the group sums in
  * computation order, CPU utilisation and congestion algorithms.
  */

@@ -1,6 +1,6 @@
 /*
  * report_rows.h - pure formatters for the lines of the human-readable
- * report (spec surface.md 2.4-2.9).  They take numbers and write one
+ * report (3.21's layouts, docs/iperf3.1).  They take numbers and write one
  * complete line, newline included, into a caller buffer; they know nothing
  * about tests or streams, so every layout is unit-testable.
  *

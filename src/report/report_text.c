@@ -1,6 +1,6 @@
 /*
  * report_text.c - the human-readable reporter: banners, connection lines,
- * interval rows (spec surface.md 2.4-2.6).  The end-of-test section is in
+ * interval rows (3.21's layouts, docs/iperf3.1).  The end-of-test section is in
  * report_text_sum.c; line layouts are in report_rows.c.
  */
 #include "config.h"

@@ -1,6 +1,6 @@
 /*
  * report_text_sum.c - the end-of-test section of the human-readable report
- * (spec surface.md 2.7, 2.8): per-stream sender/receiver rows, [SUM] rows,
+ * (3.21's layout): per-stream sender/receiver rows, [SUM] rows,
  * -V CPU and congestion lines, and the client's --get-server-output block.
  * With --bidir the section is printed per direction group.
  */

@@ -45,7 +45,8 @@ static void server_end(struct iperf_test *test);
 /* ---- parameters ---------------------------------------------------------- */
 
 /*
- * Checks of the accepted parameters.  Authentication (protocol.md §7.3):
+ * Checks of the accepted parameters.  Authentication (docs/architecture.md,
+ * Authentication):
  * a refused client gets SERVER_ERROR 142 with both integers (errno 0)
  * from server_fail(), as 3.19-3.20 send it; 3.12 and 3.21 clients both
  * print "test authorization failed" for it (3.21 servers close silently,

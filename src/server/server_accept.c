@@ -103,7 +103,7 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 		return;
 	}
 	if (fd == -1) {
-		test->run.err.code = 0; /* a failed candidate does not end the test */
+		iperf_err_clear(test); /* a failed candidate does not end the test */
 		return;
 	}
 	if (ready) {

@@ -1,5 +1,6 @@
 /*
- * auth.h - authentication with RSA tokens (spec protocol.md §7).
+ * auth.h - authentication with RSA tokens (docs/architecture.md,
+ * Authentication).
  *
  * The client sends, in the parameter document, an "authtoken": the
  * plaintext "user: U\npwd:  P\nts:   T" encrypted with the server's RSA
@@ -146,8 +147,9 @@ char *auth_token_build(const struct auth_key *pub, enum auth_padding pad,
 enum auth_result auth_token_open(const struct auth_key *priv,
     enum auth_padding pad, const char *b64, struct auth_creds *c);
 /*
- * The whole server check of §7.3: open the token, skew against `now`
- * (threshold_s <= 0 means the default 10 s), then the users file in buf.
+ * The whole server check (docs/architecture.md, Authentication): open
+ * the token, skew against `now` (threshold_s <= 0 means the default
+ * 10 s), then the users file in buf.
  * c receives what the token held (user "" and ts 0 if it could not be
  * opened).
  */

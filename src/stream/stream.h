@@ -1,7 +1,7 @@
 /*
  * stream.h - data streams: lifecycle, worker threads, counters, intervals.
  *
- * Ownership (written down before the code, as design.md asks):
+ * Ownership (written down before the code):
  *
  *  - One worker thread per stream does blocking send() or recv() on
  *    sp->socket.  The worker writes only sp->live (under sp->lock) and reads
