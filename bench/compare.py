@@ -31,7 +31,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "scripts"))
 from testlib import (free_port, peer_321_path, peer_version,  # noqa: E402
                      wait_listening)
 

@@ -10,7 +10,7 @@
 Usage: udp_bench.py [OURS] [STOCK]   (defaults: _build/src/iperf3, iperf3)
 Exit status 1 if the pacing criterion fails, 2 on bad usage.  This is a
 benchmark, not a unit test: run it by hand (CI only checks that it
-answers bad usage, in tests/bench_smoke.test).
+answers bad usage, in tests/scripts/bench_smoke.test).
 """
 import json
 import os
@@ -20,7 +20,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "scripts"))
 from testlib import free_port, wait_listening  # noqa: E402
 
 

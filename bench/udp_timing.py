@@ -31,7 +31,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "scripts"))
 from testlib import (NetnsUnavailable, Topo, free_port,  # noqa: E402
                      peer_321_path, peer_version, wait_listening)
 

@@ -61,7 +61,7 @@ job_fuzz() {
 summarize() {
 	p=0
 	f=0
-	for trs in "$1"/tests/*.trs "$1"/fuzz/*.trs; do
+	for trs in "$1"/tests/*/*.trs "$1"/fuzz/*.trs; do
 		[ -f "$trs" ] || continue
 		r=$(sed -n 's/^:test-result: //p' "$trs" | head -1)
 		name=${trs%.trs}

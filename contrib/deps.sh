@@ -7,9 +7,9 @@ set -u
 PKGS="build-essential autoconf automake libtool pkg-config check libcjson-dev
 libssl-dev libsctp-dev iperf3 python3 git iproute2 nftables procps openssl
 strace iputils-ping python3-prometheus-client"
-PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/plot.py renders the --plot SVGs
-PKGS="$PKGS python3-jsonschema" # tests/schema.test, testlib.check_schema
-PKGS="$PKGS prometheus" # promtool: tests/metrics.test lints --metrics files
+PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/scripts/plot.py renders the --plot SVGs
+PKGS="$PKGS python3-jsonschema" # tests/scripts/schema.test, testlib.check_schema
+PKGS="$PKGS prometheus" # promtool: tests/scripts/metrics.test lints --metrics files
 PKGS="$PKGS ${EXTRA_PKGS:-}"
 
 if [ "$(id -u)" -eq 0 ]; then

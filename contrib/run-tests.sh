@@ -11,8 +11,8 @@
 # FUZZ_SECS seconds (15 here: the cross builds share the two cores; the
 # corpora replay in make check anyway; contrib/ci-robust.sh alone: 30);
 # their logs (_build/ci/*.log) are counted too.
-# Where the kernel has no SCTP, tests/sctp_vm.test runs sctp_data in a
-# qemu VM booting Debian's kernel, beside those jobs.
+# Where the kernel has no SCTP, tests/scripts/sctp_vm.test runs sctp_data
+# in a qemu VM booting Debian's kernel, beside those jobs.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 robust=0
@@ -23,8 +23,8 @@ if [ "${CI:-}" = true ] || [ "${IPERF3_ROBUST:-}" = 1 ]; then
 	EXTRA_PKGS="${EXTRA_PKGS:-} clang libclang-rt-14-dev valgrind"
 	export EXTRA_PKGS
 fi
-# tests/sctp_vm.test boots Debian's amd64 kernel under qemu (where this
-# machine's kernel has no SCTP; it fetches the kernel itself).
+# tests/scripts/sctp_vm.test boots Debian's amd64 kernel under qemu (where
+# this machine's kernel has no SCTP; it fetches the kernel itself).
 if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
 	EXTRA_PKGS="${EXTRA_PKGS:-} qemu-system-x86"
 	export EXTRA_PKGS
@@ -37,6 +37,9 @@ cd _build || exit 1
 ../configure --quiet --enable-werror || exit 1
 jobs=$(nproc 2>/dev/null || echo 2)
 make -s -j"$jobs" || exit 1
+# The test logs are under tests/unit/, tests/scripts/ (with those of the
+# cross builds and the SCTP VM below) and fuzz/, as their sources.
+mkdir -p tests/scripts
 # Cross builds (CI, or when asked): compiling is indifferent to a loaded
 # machine, so it runs from here on at the lowest priority (nice 19) and
 # takes only the CPU the timing-bound suites leave idle; the programs run
@@ -45,12 +48,12 @@ cross=0
 crossbuild=
 if [ "${CI:-}" = true ] || [ "${IPERF3_CROSS:-}" = 1 ]; then
 	cross=1
-	rm -f tests/cross.status tests/cross-build.status
+	rm -f tests/scripts/cross.status tests/scripts/cross-build.status
 	(
 		t0=$(date +%s)
-		CROSS_PHASE=build nice -n 19 sh ../tests/cross.sh . \
-		    > tests/cross-build.log 2>&1
-		echo $? > tests/cross-build.status
+		CROSS_PHASE=build nice -n 19 sh ../tests/scripts/cross.sh . \
+		    > tests/scripts/cross-build.log 2>&1
+		echo $? > tests/scripts/cross-build.status
 		echo "== cross builds: $(($(date +%s) - t0)) s"
 	) &
 	crossbuild=$!
@@ -62,7 +65,7 @@ echo "== main suite: $(($(date +%s) - t0)) s"
 # A failed test's own lines first (all but its PASS lines, at most 60),
 # so a report that shows only the start of this output still says what
 # failed and how.
-for t in tests/*.trs fuzz/*.trs; do
+for t in tests/*/*.trs fuzz/*.trs; do
 	[ -f "$t" ] || continue
 	grep -q '^:test-result: \(FAIL\|ERROR\)' "$t" || continue
 	echo "== failed: ${t%.trs}"
@@ -85,10 +88,11 @@ fi
 crosspid=
 if [ $cross = 1 ]; then
 	(
-		while [ ! -f tests/cross-build.status ]; do sleep 2; done
+		while [ ! -f tests/scripts/cross-build.status ]; do sleep 2; done
 		t0=$(date +%s)
-		CROSS_PHASE=run sh ../tests/cross.sh . > tests/cross.log 2>&1
-		echo $? > tests/cross.status
+		CROSS_PHASE=run sh ../tests/scripts/cross.sh . \
+		    > tests/scripts/cross.log 2>&1
+		echo $? > tests/scripts/cross.status
 		echo "== cross runs: $(($(date +%s) - t0)) s"
 	) &
 	crosspid=$!
@@ -97,12 +101,12 @@ fi
 # above): without KVM the guest is CPU-bound for a minute or more, and its
 # cases check outcomes, not timings, so it runs after the timing-bound
 # suites, beside the jobs below (and the cross builds).
-rm -f tests/sctp_vm.status
+rm -f tests/scripts/sctp_vm.status
 (
 	t0=$(date +%s)
-	top_builddir=. srcdir=../tests sh ../tests/sctp_vm.test \
-	    > tests/sctp_vm.log 2>&1
-	echo $? > tests/sctp_vm.status
+	top_builddir=. srcdir=../tests/scripts \
+	    sh ../tests/scripts/sctp_vm.test > tests/scripts/sctp_vm.log 2>&1
+	echo $? > tests/scripts/sctp_vm.status
 	echo "== SCTP VM: $(($(date +%s) - t0)) s"
 ) &
 vmpid=$!
@@ -111,15 +115,15 @@ if [ $robust = 1 ]; then
 	robust_job fuzz || status=1
 fi
 wait "$vmpid"
-case "$(cat tests/sctp_vm.status 2>/dev/null)" in 0 | 77) ;; *) status=1 ;; esac
+case "$(cat tests/scripts/sctp_vm.status 2>/dev/null)" in 0 | 77) ;; *) status=1 ;; esac
 if [ -n "$crosspid" ]; then
 	wait "$crosspid"
 	wait "$crossbuild" 2>/dev/null
-	[ "$(cat tests/cross.status 2>/dev/null)" = 0 ] || status=1
-	[ "$(cat tests/cross-build.status 2>/dev/null)" = 0 ] || status=1
+	[ "$(cat tests/scripts/cross.status 2>/dev/null)" = 0 ] || status=1
+	[ "$(cat tests/scripts/cross-build.status 2>/dev/null)" = 0 ] || status=1
 fi
 logs=
-for f in tests/*.log fuzz/*.log ci/*.log; do
+for f in tests/*/*.log fuzz/*.log ci/*.log; do
 	case "$f" in *test-suite.log) continue ;; esac
 	[ -f "$f" ] && logs="$logs $f"
 done
@@ -153,7 +157,7 @@ done
 # What could not run here, and why (each test prints "SKIP: reason"),
 # in one place before the total.
 skips=$(for f in $logs; do
-	grep -E '^SKIP: ' "$f" | sed "s|^SKIP: |  ${f#tests/}: |"
+	grep -E '^SKIP: ' "$f" | sed "s|^SKIP: |  ${f#tests/*/}: |"
 done)
 if [ -n "$skips" ]; then
 	echo "== skipped here ($(echo "$skips" | wc -l)):"

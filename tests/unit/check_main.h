@@ -1,4 +1,4 @@
-/* check_main.h - each tests/check_<module>.c defines make_suite(). */
+/* check_main.h - each tests/unit/check_<module>.c defines make_suite(). */
 #ifndef IPERF_CHECK_MAIN_H
 #define IPERF_CHECK_MAIN_H
 

@@ -2,7 +2,7 @@
 """Print the names iperf_api.h declares: functions (sorted), then the
 extern variables, then the exports the header deliberately does not
 declare (NOT_IN_HEADER).  This is the export list of libiperf.so
-(src/libiperf.sym); `make update-sym` regenerates it, tests/abi.test
+(src/libiperf.sym); `make update-sym` regenerates it, tests/scripts/abi.test
 checks it against the header and the built library."""
 import re
 import sys

@@ -4,8 +4,8 @@
   captures   every -J document and --json-stream line in the stock
              captures (../shared/spec/captures/3.21 and 3.12 beside the
              checkout, or $IPERF3_SPEC_CAPTURES; skipped visibly when
-             absent) and in tests/captures: *.json, *.jsonl and the JSON
-             sections of the *.txt transcripts (client/server stdout)
+             absent) and in tests/data/captures: *.json, *.jsonl and the
+             JSON sections of the *.txt transcripts (client/server stdout)
   ours       client and server documents of our program for TCP, UDP,
              -P 2, -R, --bidir, -O 1, --rr, --latency, UDP -R, UDP
              --bidir, -F, an error document (connection refused), the
@@ -41,14 +41,15 @@ from testlib import (check_schema, free_port, json_values,  # noqa: E402
 OURS = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else None
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 HERE = os.path.dirname(os.path.abspath(__file__))
+CAPTURES = os.path.join(HERE, "..", "data", "captures")
 
 
 def spec_captures():
     env = os.environ.get("IPERF3_SPEC_CAPTURES")
     if env:
         return env
-    return os.path.normpath(os.path.join(HERE, "..", "..", "shared", "spec",
-                                         "captures"))
+    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared",
+                                         "spec", "captures"))
 
 
 def check_values(values, what):
@@ -111,7 +112,7 @@ def captures():
             skip(f"captures {ver}: {d} absent (set IPERF3_SPEC_CAPTURES)")
             continue
         check_capture_dir(ver, d)
-    check_capture_dir("tests/captures", os.path.join(HERE, "captures"))
+    check_capture_dir("tests/data/captures", CAPTURES)
 
 
 def run_pair(server_bin, client_bin, sargs, cargs, label):
@@ -240,7 +241,7 @@ def stock():
 
 def negative():
     probs = []
-    with open(os.path.join(HERE, "captures", "tcp_json.client.json")) as f:
+    with open(os.path.join(CAPTURES, "tcp_json.client.json")) as f:
         good = json.load(f)
     if check_schema(good, "good"):
         probs.append("a good document does not validate")

@@ -1,7 +1,8 @@
 """Helpers shared by the Python test scripts in this directory.
 
-The scripts run as `python3 SRCDIR/tests/NAME.py`, so this directory is
-on sys.path and `import testlib` finds this file (in and out of tree).
+The scripts run as `python3 SRCDIR/tests/scripts/NAME.py`, so this
+directory is on sys.path and `import testlib` finds this file (in and out
+of tree).
 
 Outcomes: record() / report() print one PASS: or FAIL: line per check
 and count it; summary() prints the final "N passed, N failed" line that
@@ -128,7 +129,7 @@ def refusal_problems(rc, out, err, secs):
 # ---- the JSON schema ------------------------------------------------------------
 
 SCHEMA_PATH = os.path.normpath(os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "docs",
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs",
     "iperf3-json.schema.json"))
 _validators = {}
 
@@ -837,8 +838,8 @@ def peer_321_path():
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.normpath(os.path.join(here, "..", "..", "shared", "peers",
-                                         "iperf3-3.21"))
+    return os.path.normpath(os.path.join(here, "..", "..", "..", "shared",
+                                         "peers", "iperf3-3.21"))
 
 
 def peer_version(path):

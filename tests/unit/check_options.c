@@ -1,7 +1,8 @@
 /*
  * check_options.c - the command line: iperf3 3.21's parse-time checks in
  * argv order, the post-parse rules, the values stored, and the texts.
- * Expected errors are what the 3.21 program prints (tests/cli_errors.data).
+ * Expected errors are what the 3.21 program prints
+ * (tests/data/cli_errors.data).
  */
 #include "config.h"
 

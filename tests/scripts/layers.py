@@ -26,7 +26,7 @@ whose library is built (its objects are read with nm).  Checks:
   function  no function over 60 lines, from its opening brace to its
             closing one (the KNF braces at column 0).
 
-What is known and not yet fixed is listed in tests/layers.todo, one
+What is known and not yet fixed is listed in tests/data/layers.todo, one
 finding per line as this prints it (without line numbers).  A finding not
 listed fails the test; so does a listed one that no longer occurs (the
 list only shrinks).  Prints "N passed, N failed" (one check per rule).
@@ -234,7 +234,7 @@ def main():
     if not built:
         print("SKIP: no objects in the build tree (build the library first)")
         return 77
-    todo_path = os.path.join(top, "tests", "layers.todo")
+    todo_path = os.path.join(top, "tests", "data", "layers.todo")
     todo = set()
     for line in open(todo_path):
         line = line.rstrip("\n")
@@ -252,17 +252,17 @@ def main():
         m = re.match(r"src/\S+/(\S+\.c) calls ", what)
         if kind == "symbol" and m and m.group(1) not in built:
             continue
-        failed.setdefault(kind, []).append(f"{key} (listed in tests/layers.todo, no longer found: remove it)")
+        failed.setdefault(kind, []).append(f"{key} (listed in tests/data/layers.todo, no longer found: remove it)")
     passed = 0
     for kind in ("include", "symbol", "loop", "extern", "config", "cite", "lines", "function"):
         known = sum(1 for k, _, _ in findings if k == kind)
         if kind in failed:
             for msg in failed[kind]:
                 print(f"  {msg}")
-            print(f"FAIL: {kind}: {len(failed[kind])} finding(s) not in tests/layers.todo or stale")
+            print(f"FAIL: {kind}: {len(failed[kind])} finding(s) not in tests/data/layers.todo or stale")
         else:
             passed += 1
-            print(f"PASS: {kind} ({known} known in tests/layers.todo)")
+            print(f"PASS: {kind} ({known} known in tests/data/layers.todo)")
     print(f"{passed} passed, {len(failed)} failed")
     return 1 if failed else 0
 

@@ -13,9 +13,9 @@ UDP client waited 30 s for the reply of a server that had already sent
 SERVER_ERROR.
 
 One machine has one set of limits, so the refusing end runs with
-tests/sockshim.c preloaded (LD_PRELOAD): in that process alone, buffer
-requests above a cap are cut to the cap, or named options fail with a
-given errno.  The same shim runs under ours and under the stock
+tests/scripts/sockshim.c preloaded (LD_PRELOAD): in that process alone,
+buffer requests above a cap are cut to the cap, or named options fail
+with a given errno.  The same shim runs under ours and under the stock
 programs, so 3.21 is the reference for what the other end sees:
 
   server refuses   ours as server, against our, 3.21 and 3.12 clients:

@@ -8,8 +8,8 @@ fetched with `apt-get download`, never installed) under
 qemu-system-x86_64 with a small initramfs (busybox-static, fetched the
 same way, and the kernel's own modules: virtio, 9p, sctp).  The guest
 mounts this machine's root file system read-only over 9p, loads sctp and
-runs tests/sctp_data.test there, with this machine's programs: our build,
-Debian's iperf3, 3.21 when present, python3.  Its PASS/FAIL/SKIP lines
+runs tests/scripts/sctp_data.test there, with this machine's programs:
+our build, Debian's iperf3, 3.21 when present, python3.  Its PASS/FAIL/SKIP lines
 come back through a second, writable 9p export and are counted here as
 "VM: ..." cases.
 
@@ -20,8 +20,8 @@ missing, or the packages cannot be downloaded.  A guest that does not
 boot, or does not finish, is a failure.
 
 Environment: IPERF3_VM_CACHE, where the extracted kernel and busybox are
-kept (default BUILDDIR/tests/sctp_vm.cache; set it to keep them across
-builds); IPERF3_VM_TIMEOUT, the bound on the guest's run in seconds
+kept (default BUILDDIR/tests/scripts/sctp_vm.cache; set it to keep them
+across builds); IPERF3_VM_TIMEOUT, the bound on the guest's run in seconds
 (default 900: a loaded 2-CPU machine without KVM); IPERF3_VM_SCRIPT, a
 shell script (a path on this machine) the guest runs in place of
 sctp_data.test, to look at SCTP by hand (its output comes back as "vm|"
@@ -389,7 +389,7 @@ def main():
             raise Skip("apt-get not found: the kernel comes from Debian's "
                        "packages")
         cache = os.environ.get("IPERF3_VM_CACHE") or \
-            os.path.join(build, "tests", "sctp_vm.cache")
+            os.path.join(build, "tests", "scripts", "sctp_vm.cache")
         os.makedirs(cache, exist_ok=True)
         pkg, vmlinuz, modules = fetch_kernel(cache)
         busybox = fetch_busybox(cache)
@@ -404,7 +404,8 @@ def main():
         initrd = os.path.join(work, "initrd")
         with open(initrd, "wb") as f:
             f.write(initramfs(busybox, modules, guest_command(build, src)))
-        console = os.path.join(build, "tests", "sctp_vm.console")
+        console = os.path.join(build, "tests", "scripts",
+                               "sctp_vm.console")
         limit = int(os.environ.get("IPERF3_VM_TIMEOUT", "900"))
         kvm = os.access("/dev/kvm", os.R_OK | os.W_OK)
         rc, secs, accel = boot(qemu, vmlinuz, initrd, outdir, console, limit,

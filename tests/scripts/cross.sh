@@ -10,7 +10,7 @@
 # (armhf, mips), else the size measured when the limit was set (README,
 # "Cross builds").
 #
-#   tests/cross.sh <native-build-dir>
+#   tests/scripts/cross.sh <native-build-dir>
 #
 # CROSS_PHASE=build only builds (and checks sizes), CROSS_PHASE=run only
 # runs what an earlier build phase left in _cross/: CI builds at low
@@ -21,7 +21,7 @@
 # qemu-user-static) and network access to the package mirror.  Run by
 # contrib/run-tests.sh when CI=true or IPERF3_CROSS=1; otherwise skipped.
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 native=$(cd "${1:-$top/_build}" && pwd)
 OURS="$native/src/iperf3"
 passed=0
@@ -105,7 +105,7 @@ suites() {
 		ko "$name: building the unit suites"
 		return
 	fi
-	for t in "$dir"/tests/check_*; do
+	for t in "$dir"/tests/unit/check_*; do
 		case "$t" in *.o | *.c | *.h) continue ;; esac
 		[ -x "$t" ] || continue
 		line=$(timeout 600 "$qemu" "$t" 2>&1 | grep -E '^[0-9]+%: Checks:' | tail -1)

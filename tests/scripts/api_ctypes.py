@@ -252,7 +252,7 @@ def main():
           % (lib.version, VERSION_TEXT))
     if lib.version is not None:
         # The whole object: the text, its NUL, nothing after it (11 bytes,
-        # the stock size; tests/abi.test checks the symbol's size).
+        # the stock size; tests/scripts/abi.test checks the symbol's size).
         raw = (ctypes.c_char * 11).in_dll(lib.lib, "version").raw
         check(raw == VERSION_TEXT.encode() + b"\0",
               "version object holds the text and its NUL: %r" % raw)

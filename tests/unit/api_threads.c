@@ -80,11 +80,12 @@ bindable(int port)
 	return ok;
 }
 
-/* A port for a server of ours, the way tests/testlib.py free_port() picks
- * one: below the kernel's ephemeral range (so no connection made by a
- * test running beside this one is given it before our server binds it),
- * free now, and claimed against the other test processes by the abstract
- * Unix socket name they also use, held until this process exits. */
+/* A port for a server of ours, the way tests/scripts/testlib.py
+ * free_port() picks one: below the kernel's ephemeral range (so no
+ * connection made by a test running beside this one is given it before
+ * our server binds it), free now, and claimed against the other test
+ * processes by the abstract Unix socket name they also use, held until
+ * this process exits. */
 static int
 server_port(void)
 {

@@ -1,8 +1,9 @@
 /*
- * sockshim.c - an LD_PRELOAD library for tests/sockfail.py: the process
- * it is loaded into sees a host with other limits than this machine's,
- * so that a server (ours, 3.21, 3.12) can be refused an option its
- * client was granted, on one machine.  Read from the environment:
+ * sockshim.c - an LD_PRELOAD library for tests/scripts/sockfail.py: the
+ * process it is loaded into sees a host with other limits than this
+ * machine's, so that a server (ours, 3.21, 3.12) can be refused an
+ * option its client was granted, on one machine.  Read from the
+ * environment:
  *
  *   SOCKSHIM_BUF_MAX=N     SO_SNDBUF/SO_RCVBUF requests above N are cut
  *                          to N (as net.core.wmem_max/rmem_max = N would)
