@@ -7,6 +7,7 @@
 
 #include "fuzz.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "params.h"
 
 int
@@ -24,7 +25,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (t == NULL)
 		abort();
 	iperf_defaults(t);
-	t->opt.role = 's';
+	t->cfg->opt.role = 's';
 	if (params_decode(t, doc) == 0) {
 		back = params_encode(t); /* what was accepted encodes again */
 		cJSON_Delete(back);

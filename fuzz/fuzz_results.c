@@ -8,6 +8,7 @@
 
 #include "fuzz.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "params.h"
 #include "stream.h"
 
@@ -26,7 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (t == NULL)
 		abort();
 	iperf_defaults(t);
-	t->opt.role = 'c';
+	t->cfg->opt.role = 'c';
 	t->settings.get_server_output = 1;
 	memset(streams, 0, sizeof(streams));
 	for (i = 0; i < 4; i++) {

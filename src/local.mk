@@ -9,7 +9,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/api/iperf_accessors.c \
 	%reldir%/api/iperf_setters.c \
 	%reldir%/api/iperf_auth_api.c \
-	%reldir%/api/iperf_output.c \
+	%reldir%/api/iperf_output.c %reldir%/api/api_cli.h \
 	%reldir%/api/iperf_stages.c \
 	%reldir%/api/iperf_stages_run.c \
 	%reldir%/api/iperf_pidfile.c \
@@ -40,6 +40,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/stream/stats_dist.c %reldir%/stream/stats_dist.h \
 	%reldir%/measure/delayvar.c %reldir%/measure/delayvar.h \
 	%reldir%/core/test.c %reldir%/core/test.h \
+	%reldir%/core/test_config.c %reldir%/core/test_config.h \
 	%reldir%/stream/stream_set.c %reldir%/stream/stream_set.h \
 	%reldir%/session/ctrl_tune.c %reldir%/session/ctrl_tune.h \
 	%reldir%/session/run.c %reldir%/session/run.h \

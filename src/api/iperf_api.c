@@ -28,6 +28,7 @@
 #include "stream.h"
 #include "test.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 /*
@@ -41,7 +42,7 @@
  * text and its NUL.  Deliberately not declared in iperf_api.h (nor is it
  * in upstream's header): a declaration would claim the name `version` in
  * every program that includes the header.  Exported through
- * src/libiperf.sym; tests/abi.test pins its type and size.
+ * src/libiperf.sym; tests/scripts/abi.test pins its type and size.
  */
 extern const char version[];
 const char version[] = "iperf " IPERF_VERSION_COMPAT;
@@ -55,7 +56,7 @@ iperf_new_test(void)
 int
 iperf_defaults(struct iperf_test *test)
 {
-	struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->cfg->opt;
 
 	test_settings_defaults(test);
 	o->server_port = IPERF_DEFAULT_PORT;
@@ -75,26 +76,15 @@ iperf_defaults(struct iperf_test *test)
 	return 0;
 }
 
-/* A run left midway (the stage functions allow it): connections a
- * server had accepted but not yet read, then the run's threads and loop
- * (test_run_abandon). */
-static void
-abandon_run(struct iperf_test *test)
-{
-	test_run_abandon(test);
-	if (test->loop != NULL)
-		server_drop_pending(test);
-}
-
 void
 iperf_reset_test(struct iperf_test *test)
 {
-	abandon_run(test);
+	server_abandon_run(test);
 	/* A pending interrupt survives the reset: the process is stopping. */
 	test_run_release(test);
 	test_run_init(test);
 	/* A server takes these from each client's parameters. */
-	if (test->opt.role == 's')
+	if (test->cfg->opt.role == 's')
 		test_settings_defaults(test);
 	error_publish(IENONE);
 }
@@ -104,22 +94,7 @@ iperf_free_test(struct iperf_test *test)
 {
 	if (test == NULL)
 		return;
-	abandon_run(test);
-	test_run_release(test);
-	affinity_restore(test);
-	server_close_listener(test);
-	/* A --max-tests server's test borrows the server's options. */
-	if (!test->opt_borrowed) {
-		options_free(test);
-		free(test->opt.server_hostname);
-		free(test->opt.bind_address);
-		free(test->opt.bind_dev);
-		free(test->opt.pidfile);
-		free(test->opt.logfile);
-		free(test->opt.timestamp_format);
-		free(test->opt.diskfile_name);
-		free(test->opt.tmp_template);
-	}
+	server_release_test(test);
 	if (test->own_outfile && test->outfile != NULL)
 		fclose(test->outfile);
 	test_delete(test);
@@ -163,9 +138,9 @@ iperf_open_logfile(struct iperf_test *test)
 {
 	FILE *f;
 
-	if (test->opt.logfile == NULL)
+	if (test->cfg->opt.logfile == NULL)
 		return 0;
-	f = fopen(test->opt.logfile, "a+");
+	f = fopen(test->cfg->opt.logfile, "a+");
 	if (f == NULL)
 		return iperf_fail(test, IELOGFILE, errno) == -1 ? test_api_fail(test) : -1;
 	if (test->own_outfile && test->outfile != NULL)
@@ -198,8 +173,11 @@ iperf_run_client(struct iperf_test *test)
 int
 iperf_run_server(struct iperf_test *test)
 {
-	int rc = test->opt.max_tests > 1 ? server_multi_run(test) :
-					   server_run(test);
+	int rc;
+
+	test->cfg->opt.role = 's'; /* whatever the caller had set */
+	rc = test->cfg->opt.max_tests > 1 ? server_multi_run(test) :
+					  server_run(test);
 
 	if (rc < 0)
 		(void)test_api_fail(test);

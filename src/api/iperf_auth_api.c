@@ -15,32 +15,35 @@
 #include "auth.h"
 #include "iperf.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 void
 iperf_set_test_client_username(struct iperf_test *t, const char *user)
 {
-	(void)str_replace(&t->opt.auth_username, user);
+	(void)str_replace(&t->cfg->opt.auth_username, user);
 }
 
 void
 iperf_set_test_server_authorized_users(struct iperf_test *t, const char *path)
 {
-	(void)str_replace(&t->opt.auth_users_path, path);
+	(void)str_replace(&t->cfg->opt.auth_users_path, path);
 }
 
 void
 iperf_set_test_server_skew_threshold(struct iperf_test *t, int seconds)
 {
-	t->opt.auth_skew_threshold_s = seconds;
+	t->cfg->opt.auth_skew_threshold_s = seconds;
 }
 
 #ifdef HAVE_SSL
 void
 iperf_set_test_client_password(struct iperf_test *t, const char *pwd)
 {
-	auth_secret_free(t->opt.auth_password);
-	t->opt.auth_password = str_dup(pwd);
+	struct auth_ctx *a = auth_ctx_of(t);
+
+	auth_secret_free(a->password);
+	a->password = str_dup(pwd);
 }
 
 /* base64 of a PEM text -> key, or NULL. */
@@ -88,27 +91,27 @@ key_from_file(const char *path, enum auth_key_kind kind)
 static void
 default_skew(struct iperf_test *t)
 {
-	if (t->opt.auth_skew_threshold_s <= 0)
-		t->opt.auth_skew_threshold_s = AUTH_DEFAULT_SKEW_S;
+	if (t->cfg->opt.auth_skew_threshold_s <= 0)
+		t->cfg->opt.auth_skew_threshold_s = AUTH_DEFAULT_SKEW_S;
 }
 
 void
 iperf_set_test_client_rsa_pubkey(struct iperf_test *t, const char *b64)
 {
-	set_key(&t->opt.auth_public_key, key_from_b64(b64, AUTH_KEY_PUBLIC));
+	set_key(&auth_ctx_of(t)->public_key, key_from_b64(b64, AUTH_KEY_PUBLIC));
 }
 
 void
 iperf_set_test_client_rsa_pubkey_from_file(struct iperf_test *t,
     const char *path)
 {
-	set_key(&t->opt.auth_public_key, key_from_file(path, AUTH_KEY_PUBLIC));
+	set_key(&auth_ctx_of(t)->public_key, key_from_file(path, AUTH_KEY_PUBLIC));
 }
 
 void
 iperf_set_test_server_rsa_privkey(struct iperf_test *t, const char *b64)
 {
-	set_key(&t->opt.auth_private_key, key_from_b64(b64, AUTH_KEY_PRIVATE));
+	set_key(&auth_ctx_of(t)->private_key, key_from_b64(b64, AUTH_KEY_PRIVATE));
 	default_skew(t);
 }
 
@@ -116,7 +119,7 @@ void
 iperf_set_test_server_rsa_privkey_from_file(struct iperf_test *t,
     const char *path)
 {
-	set_key(&t->opt.auth_private_key, key_from_file(path, AUTH_KEY_PRIVATE));
+	set_key(&auth_ctx_of(t)->private_key, key_from_file(path, AUTH_KEY_PRIVATE));
 	default_skew(t);
 }
 #else /* !HAVE_SSL */

@@ -12,11 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "api_cli.h"
 #include "iperf.h"
 #include "iperf_time.h"
 #include "report.h"
 #include "stats.h"
 #include "stream.h"
+#include "test_config.h"
 #include "banned.h"
 
 #define IPERF_ERR_MSG_MAX 1000 /* 999 bytes of message, as upstream */
@@ -70,14 +72,14 @@ int
 iperf_json_start(struct iperf_test *test)
 {
 	report_json.begin(test);
-	return test->run.json_top != NULL ? 0 : -1;
+	return test->run.rep.json_top != NULL ? 0 : -1;
 }
 
 /* Emit the document to the output (or the JSON callback). */
 int
 iperf_json_finish(struct iperf_test *test)
 {
-	if (test->run.json_top == NULL)
+	if (test->run.rep.json_top == NULL)
 		return -1;
 	report_json.finish(test);
 	return 0;
@@ -122,7 +124,7 @@ iperf_exit(struct iperf_test *test, int exit_code, const char *fmt,
 		exit(exit_code);
 	}
 	test->reporter->error(test, msg);
-	if (test->opt.json_output && test->run.json_top != NULL)
+	if (test->opt->json_output && test->run.rep.json_top != NULL)
 		report_json.finish(test);
 	(void)iflush(test);
 	(void)iperf_delete_pidfile(test);
@@ -147,4 +149,10 @@ iperf_signormalexit(struct iperf_test *test, const char *fmt, ...)
 	va_start(ap, fmt);
 	iperf_exit(test, 0, fmt, ap);
 	/* not reached */
+}
+
+void
+iperf_cli_json_incremental(struct iperf_test *test, int on)
+{
+	test->cfg->opt.json_incremental = on != 0;
 }

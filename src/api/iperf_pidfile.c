@@ -66,21 +66,21 @@ iperf_create_pidfile(struct iperf_test *test)
 	char buf[PIDFILE_MAX];
 	int fd, len, err;
 
-	if (test->opt.pidfile == NULL)
+	if (test->opt->pidfile == NULL)
 		return 0;
-	if (pid_alive(read_pid(test->opt.pidfile))) {
+	if (pid_alive(read_pid(test->opt->pidfile))) {
 		iperf_fail(test, IEPIDFILE, EEXIST);
 		errno = EEXIST;
 		return test_api_fail(test);
 	}
 	len = snprintf(buf, sizeof(buf), "%ld", (long)getpid());
-	fd = open(test->opt.pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	fd = open(test->opt->pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 	    0644);
 	if (fd == -1 || write_all(fd, buf, (size_t)len) == -1) {
 		err = errno;
 		if (fd != -1) {
 			close(fd);
-			(void)unlink(test->opt.pidfile);
+			(void)unlink(test->opt->pidfile);
 		}
 		iperf_fail(test, IEPIDFILE, err);
 		errno = err;
@@ -99,10 +99,10 @@ iperf_create_pidfile(struct iperf_test *test)
 int
 iperf_delete_pidfile(struct iperf_test *test)
 {
-	if (test->opt.pidfile == NULL || !test->pidfile_written)
+	if (test->opt->pidfile == NULL || !test->pidfile_written)
 		return 0;
 	test->pidfile_written = 0;
-	if (unlink(test->opt.pidfile) == -1 && errno != ENOENT) {
+	if (unlink(test->opt->pidfile) == -1 && errno != ENOENT) {
 		iperf_fail(test, IEPIDFILE, errno);
 		return test_api_fail(test);
 	}

@@ -51,7 +51,7 @@ workers_running(const struct iperf_test *test)
 	const struct iperf_stream *sp;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		if (sp->thread_started)
+		if (sp->w.thread_started)
 			return 1;
 	}
 	return 0;
@@ -127,7 +127,7 @@ iperf_server_listen(struct iperf_test *test)
 int
 iperf_set_send_state(struct iperf_test *test, signed char state)
 {
-	if (test->run.ctrl_sck < 0) {
+	if (test->run.ses.ctrl_sck < 0) {
 		iperf_fail(test, IESENDMESSAGE, EBADF);
 		return test_api_fail(test);
 	}
@@ -137,7 +137,7 @@ iperf_set_send_state(struct iperf_test *test, signed char state)
 		return 0;
 	}
 	iperf_set_test_state(test, state);
-	if (ctrl_send_state(test->run.ctrl_sck, state) == -1) {
+	if (ctrl_send_state(test->run.ses.ctrl_sck, state) == -1) {
 		iperf_fail(test, IESENDMESSAGE, errno);
 		return test_api_fail(test);
 	}
@@ -179,7 +179,7 @@ stream_io_once(struct iperf_stream *sp)
 {
 	ssize_t n;
 
-	if (sp->thread_started) {
+	if (sp->w.thread_started) {
 		iperf_fail(sp->test, IEBADSTAGE, 0);
 		return test_api_fail(sp->test);
 	}
@@ -290,13 +290,16 @@ iperf_common_sockopts(struct iperf_test *test, int s)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
+	struct sockopt_fail f = { 0, 0, 0 };
 
 	if (getsockname(s, (struct sockaddr *)&ss, &len) == -1) {
 		iperf_fail(test, IEINITSTREAM, errno);
 		return test_api_fail(test);
 	}
-	if (proto_def_sockopts(test, s, ss.ss_family) == -1)
+	if (proto_def_sockopts(test, s, ss.ss_family, &f) == -1) {
+		(void)sockopt_fail_test(test, &f);
 		return test_api_fail(test);
+	}
 	return 0;
 }
 

@@ -59,22 +59,22 @@ over(struct iperf_test *test)
 static int
 live(const struct iperf_test *test, char role)
 {
-	return test->opt.role == role && !test->run.done && test->run.ctrl_sck >= 0 &&
-	    test->run.ctrl != NULL && test->loop != NULL;
+	return test->opt->role == role && !test->run.done && test->run.ses.ctrl_sck >= 0 &&
+	    test->run.ses.ctrl != NULL && test->loop != NULL;
 }
 
 static int
 at_boundary(const struct iperf_test *test)
 {
-	return test->run.ctrl != NULL &&
-	    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_STATE;
+	return test->run.ses.ctrl != NULL &&
+	    ctrl_expecting(test->run.ses.ctrl) == CTRL_EXPECT_STATE;
 }
 
 /* The test has work of its own before the peer's next message. */
 static int
 own_work(const struct iperf_test *test)
 {
-	if (test->opt.role == 'c')
+	if (test->opt->role == 'c')
 		return test->run.state == TEST_RUNNING;
 	return test->run.state == CREATE_STREAMS || test->run.state == TEST_START ||
 	    test->run.state == TEST_RUNNING;
@@ -85,7 +85,7 @@ message_handled(const struct iperf_test *test, const void *arg)
 {
 	const unsigned long *units = arg;
 
-	return test->run.ctrl_units != *units && at_boundary(test) &&
+	return test->run.ses.ctrl_units != *units && at_boundary(test) &&
 	    !own_work(test);
 }
 
@@ -101,7 +101,7 @@ static int
 cookie_read(const struct iperf_test *test, const void *arg)
 {
 	(void)arg;
-	return test->run.ctrl_sck >= 0 && test->run.state == PARAM_EXCHANGE;
+	return test->run.ses.ctrl_sck >= 0 && test->run.state == PARAM_EXCHANGE;
 }
 
 /*
@@ -113,7 +113,7 @@ outcome(struct iperf_test *test)
 {
 	if (!test->run.done)
 		return 0;
-	if (test->opt.role == 's')
+	if (test->opt->role == 's')
 		server_unwatch_listener(test);
 	if (test->run.abort == ABORT_NONE)
 		return 0;
@@ -133,7 +133,7 @@ run(struct iperf_test *test, session_until_fn *until, const void *arg)
 static int
 handle_one(struct iperf_test *test)
 {
-	unsigned long units = test->run.ctrl_units;
+	unsigned long units = test->run.ses.ctrl_units;
 
 	return run(test, message_handled, &units);
 }
@@ -146,7 +146,7 @@ reach(struct iperf_test *test, int rc, signed char target)
 		return rc;
 	if (!test->run.done)
 		iperf_fail(test, IEMESSAGE, 0);
-	else if (test->opt.role == 's') /* IPERF_DONE before this step */
+	else if (test->opt->role == 's') /* IPERF_DONE before this step */
 		iperf_fail(test, IECLIENTTERM, 0);
 	else
 		iperf_fail(test, IESERVERTERM, 0);
@@ -157,7 +157,7 @@ reach(struct iperf_test *test, int rc, signed char target)
 static int
 client_step(struct iperf_test *test, signed char from, signed char target)
 {
-	if (test->opt.role == 'c' && test->run.done)
+	if (test->opt->role == 'c' && test->run.done)
 		return over(test);
 	if (!live(test, 'c') || test->run.state != from || !at_boundary(test))
 		return refuse(test);
@@ -168,11 +168,11 @@ client_step(struct iperf_test *test, signed char from, signed char target)
 static int
 exact_reader(struct iperf_test *test)
 {
-	if (test->run.ctrl == NULL)
-		test->run.ctrl = ctrl_new();
-	if (test->run.ctrl == NULL)
+	if (test->run.ses.ctrl == NULL)
+		test->run.ses.ctrl = ctrl_new();
+	if (test->run.ses.ctrl == NULL)
 		return iperf_fail(test, IEINITTEST, ENOMEM);
-	ctrl_set_exact(test->run.ctrl, 1);
+	ctrl_set_exact(test->run.ses.ctrl, 1);
 	return 0;
 }
 
@@ -181,19 +181,19 @@ exact_reader(struct iperf_test *test)
 int
 iperf_connect(struct iperf_test *test)
 {
-	if (test->opt.role != 'c' || test->run.done || test->run.ctrl_sck >= 0 ||
+	if (test->opt->role != 'c' || test->run.done || test->run.ses.ctrl_sck >= 0 ||
 	    test->run.state != 0)
 		return refuse(test);
 	if (client_open(test) == -1)
 		return test_api_fail(test);
-	(void)exact_reader(test); /* attached: test->run.ctrl exists */
+	(void)exact_reader(test); /* attached: test->run.ses.ctrl exists */
 	return 0;
 }
 
 int
 iperf_handle_message_client(struct iperf_test *test)
 {
-	if (test->opt.role == 'c' && test->run.done)
+	if (test->opt->role == 'c' && test->run.done)
 		return over(test);
 	if (!live(test, 'c'))
 		return refuse(test);
@@ -207,7 +207,7 @@ iperf_handle_message_client(struct iperf_test *test)
 int
 iperf_client_end(struct iperf_test *test)
 {
-	if (test->opt.role != 'c')
+	if (test->opt->role != 'c')
 		return refuse(test);
 	if (test->run.done)
 		return 0;
@@ -234,7 +234,7 @@ iperf_accept(struct iperf_test *test)
 {
 	int rc;
 
-	if (test->opt.role != 's' || test->run.done || test->run.ctrl_sck >= 0 ||
+	if (test->opt->role != 's' || test->run.done || test->run.ses.ctrl_sck >= 0 ||
 	    (test->run.state != 0 && test->run.state != IPERF_START))
 		return refuse(test);
 	if (server_open(test) == -2)
@@ -250,7 +250,7 @@ iperf_accept(struct iperf_test *test)
 int
 iperf_handle_message_server(struct iperf_test *test)
 {
-	if (test->opt.role == 's' && test->run.done)
+	if (test->opt->role == 's' && test->run.done)
 		return over(test);
 	if (!live(test, 's'))
 		return refuse(test);
@@ -260,7 +260,7 @@ iperf_handle_message_server(struct iperf_test *test)
 static int
 server_step(struct iperf_test *test, signed char from)
 {
-	if (test->opt.role == 's' && test->run.done)
+	if (test->opt->role == 's' && test->run.done)
 		return over(test);
 	if (!live(test, 's') || test->run.state != from)
 		return refuse(test);
@@ -272,7 +272,7 @@ server_step(struct iperf_test *test, signed char from)
 int
 iperf_exchange_parameters(struct iperf_test *test)
 {
-	if (test->opt.role == 'c')
+	if (test->opt->role == 'c')
 		return client_step(test, 0, PARAM_EXCHANGE);
 	if (server_step(test, PARAM_EXCHANGE) == -1)
 		return -1;
@@ -295,7 +295,7 @@ iperf_create_streams(struct iperf_test *test, int sender)
 {
 	signed char from = CREATE_STREAMS;
 
-	if (test->opt.role == 'c') {
+	if (test->opt->role == 'c') {
 		if (test->run.done)
 			return over(test);
 		if (!live(test, 'c') || test->run.state != PARAM_EXCHANGE ||
@@ -314,7 +314,7 @@ iperf_create_streams(struct iperf_test *test, int sender)
 int
 iperf_exchange_results(struct iperf_test *test)
 {
-	if (test->opt.role == 'c')
+	if (test->opt->role == 'c')
 		return client_step(test, TEST_END, EXCHANGE_RESULTS);
 	if (server_step(test, TEST_RUNNING) == -1)
 		return -1;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api_cli.h"
 #include "iperf_api.h"
-#include "report.h"
 
 /* The test the signal handler interrupts (process-level, CLI only). */
 static struct iperf_test *current_test;
@@ -117,7 +117,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	/* -J goes out as the run goes (the library keeps it whole). */
-	report_json_incremental(test, 1);
+	iperf_cli_json_incremental(test, 1);
 	current_test = test;
 	iperf_catch_sigend(on_signal);
 	if (iperf_get_test_role(test) == 'c')

@@ -56,7 +56,7 @@ client_send_params(struct iperf_test *test)
 	doc = params_encode(test);
 	if (doc == NULL)
 		return iperf_fail(test, IESENDPARAMS, ENOMEM);
-	if (test->opt.debug_level >= 3) {
+	if (test->opt->debug_level >= 3) {
 		char *pretty = json_print_pretty(doc);
 		report_debug(test, 3, "send_parameters:\n%s", pretty ? pretty : "");
 		free(pretty);
@@ -65,7 +65,7 @@ client_send_params(struct iperf_test *test)
 	cJSON_Delete(doc);
 	if (txt == NULL)
 		return iperf_fail(test, IESENDPARAMS, ENOMEM);
-	rc = ctrl_send_json(test->run.ctrl_sck, txt, strlen(txt));
+	rc = ctrl_send_json(test->run.ses.ctrl_sck, txt, strlen(txt));
 	free(txt);
 	if (rc == -1)
 		return iperf_fail(test, IESENDPARAMS, errno);
@@ -134,17 +134,17 @@ client_create_streams(struct iperf_test *test)
 {
 	/* --rr, --latency: a server that did not confirm them is stock. */
 	if ((ext_client_wants(test) & EXT_NEEDS_CONFIRM) &&
-	    !test->run.ext_confirmed)
+	    !test->run.cli.ext_confirmed)
 		return iperf_fail(test, IENOTCOMPAT, 0);
 	test->run.state = CREATE_STREAMS;
-	if (!test->opt.latency)
+	if (!test->opt->latency)
 		return client_connect_streams(test);
 	/* --latency: probe the idle path first, then connect the streams. */
 	if (probe_start(test) == -1)
 		return -1;
-	test->run.probe_idle_timer = evloop_add_timer(test->loop,
+	test->run.cli.probe_idle_timer = evloop_add_timer(test->loop,
 	    PROBE_IDLE_US, 0, probe_idle_cb, test);
-	if (test->run.probe_idle_timer == TIMER_NONE)
+	if (test->run.cli.probe_idle_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -222,7 +222,7 @@ client_end_test(struct iperf_test *test)
 	stream_signal_stop(test);
 	probe_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
-		test->run.sops->on_fail(test);
+		test->run.ses.sops->on_fail(test);
 		return;
 	}
 	session_collect_final(test);
@@ -234,7 +234,7 @@ client_exchange_results(struct iperf_test *test)
 	test->run.state = EXCHANGE_RESULTS;
 	if (session_send_results(test) == -1)
 		return -1;
-	test->run.ctrl_fail_code = IERECVRESULTS;
+	test->run.ses.ctrl_fail_code = IERECVRESULTS;
 	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
 	return 0;
 }
@@ -286,7 +286,7 @@ static int
 client_server_error(struct iperf_test *test)
 {
 	test->run.state = SERVER_ERROR;
-	test->run.ctrl_fail_code = IECTRLREAD;
+	test->run.ses.ctrl_fail_code = IECTRLREAD;
 	session_expect_errints(test);
 	return 0;
 }
@@ -327,7 +327,7 @@ client_peer_done(struct iperf_test *test)
 static int
 client_probe_answer(struct iperf_test *test)
 {
-	if (!test->opt.latency || probe_on_answer(test) == -1)
+	if (!test->opt->latency || probe_on_answer(test) == -1)
 		return iperf_fail(test, IEMESSAGE, 0);
 	return 0;
 }
@@ -338,7 +338,7 @@ client_ext_confirm(struct iperf_test *test)
 {
 	if (!(ext_client_wants(test) & EXT_NEEDS_CONFIRM))
 		return iperf_fail(test, IEMESSAGE, 0);
-	test->run.ext_confirmed = 1;
+	test->run.cli.ext_confirmed = 1;
 	return 0;
 }
 
@@ -375,12 +375,12 @@ client_fail(struct iperf_test *test)
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* A client whose last state is positive says goodbye (IPERF_DONE). */
-	if (test->run.state > 0 && test->run.ctrl_sck >= 0 && !test->run.ctrl_eof)
-		(void)ctrl_send_state(test->run.ctrl_sck, IPERF_DONE);
+	if (test->run.state > 0 && test->run.ses.ctrl_sck >= 0 && !test->run.ses.ctrl_eof)
+		(void)ctrl_send_state(test->run.ses.ctrl_sck, IPERF_DONE);
 	session_detach_ctrl(test);
-	if (test->run.ctrl_sck >= 0)
-		close(test->run.ctrl_sck);
-	test->run.ctrl_sck = -1;
+	if (test->run.ses.ctrl_sck >= 0)
+		close(test->run.ses.ctrl_sck);
+	test->run.ses.ctrl_sck = -1;
 	test->run.abort = ABORT_ERROR;
 	session_report_failure(test);
 	client_finish(test);
@@ -398,14 +398,14 @@ client_interrupt(struct iperf_test *test)
 		session_collect_final(test);
 		test->reporter->summary(test);
 	}
-	if (test->run.ctrl_sck >= 0)
-		(void)ctrl_send_state(test->run.ctrl_sck, CLIENT_TERMINATE);
+	if (test->run.ses.ctrl_sck >= 0)
+		(void)ctrl_send_state(test->run.ses.ctrl_sck, CLIENT_TERMINATE);
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	session_detach_ctrl(test);
-	if (test->run.ctrl_sck >= 0)
-		close(test->run.ctrl_sck);
-	test->run.ctrl_sck = -1;
+	if (test->run.ses.ctrl_sck >= 0)
+		close(test->run.ses.ctrl_sck);
+	test->run.ses.ctrl_sck = -1;
 	test->run.abort = ABORT_INTERRUPT;
 	iperf_fail(test, IECLIENTTERM, 0);
 	if (sig > 0)
@@ -425,14 +425,14 @@ static void
 client_check_ctrl_idle(struct iperf_test *test)
 {
 	uint64_t now = evloop_now(test->loop);
-	uint64_t last = test->run.ctrl_activity_us;
-	uint64_t limit = (uint64_t)(test->opt.rcv_timeout_ms > 0 ?
-					test->opt.rcv_timeout_ms :
+	uint64_t last = test->run.ses.ctrl_activity_us;
+	uint64_t limit = (uint64_t)(test->opt->rcv_timeout_ms > 0 ?
+					test->opt->rcv_timeout_ms :
 					DEFAULT_NO_MSG_RCVD_TIMEOUT) * 1000;
 
-	if (test->run.ctrl != NULL && ctrl_last_progress(test->run.ctrl) > last)
-		last = ctrl_last_progress(test->run.ctrl);
-	if (test->run.ctrl_sck < 0 || now <= last || now - last <= limit)
+	if (test->run.ses.ctrl != NULL && ctrl_last_progress(test->run.ses.ctrl) > last)
+		last = ctrl_last_progress(test->run.ses.ctrl);
+	if (test->run.ses.ctrl_sck < 0 || now <= last || now - last <= limit)
 		return;
 	iperf_fail(test, IERECVMESSAGE, ETIMEDOUT);
 	client_fail(test);
@@ -448,7 +448,7 @@ client_check(struct iperf_test *test)
 		client_check_ctrl_idle(test);
 		return;
 	}
-	if (test->opt.stats_interval <= 0 && test_end_condition_met(test)) {
+	if (test->opt->stats_interval <= 0 && test_end_condition_met(test)) {
 		client_end_test(test);
 		return;
 	}
@@ -461,7 +461,7 @@ client_check(struct iperf_test *test)
 		client_fail(test);
 		return;
 	}
-	if (test->mode == MODE_SENDER || test->opt.rcv_timeout_ms <= 0)
+	if (test->mode == MODE_SENDER || test->opt->rcv_timeout_ms <= 0)
 		return;
 	/* Receiving: no data for --rcv-timeout ends the test (IENOMSG). */
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
@@ -476,7 +476,7 @@ client_check(struct iperf_test *test)
 	if (newest == 0)
 		newest = test->run.start_us;
 	if (now > newest &&
-	    now - newest > (uint64_t)test->opt.rcv_timeout_ms * 1000) {
+	    now - newest > (uint64_t)test->opt->rcv_timeout_ms * 1000) {
 		iperf_fail(test, IENOMSG, 0);
 		client_fail(test);
 	}
@@ -521,29 +521,29 @@ client_connect(struct iperf_test *test)
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
 	a.protocol = net_tcp_protocol(test->settings.mptcp);
-	a.domain = test->opt.domain;
-	a.local = test->opt.bind_address;
-	a.bind_dev = test->opt.bind_dev;
-	a.server = test->opt.server_hostname;
-	a.port = test->opt.server_port;
-	a.timeout_ms = test->opt.connect_timeout_ms;
+	a.domain = test->opt->domain;
+	a.local = test->opt->bind_address;
+	a.bind_dev = test->opt->bind_dev;
+	a.server = test->opt->server_hostname;
+	a.port = test->opt->server_port;
+	a.timeout_ms = test->opt->connect_timeout_ms;
 	a.stop = &test->interrupted;
-	test->run.ctrl_sck = net_dial(&a, &gai);
-	if (test->run.ctrl_sck == -1)
+	test->run.ses.ctrl_sck = net_dial(&a, &gai);
+	if (test->run.ses.ctrl_sck == -1)
 		return iperf_fail_net(test, IECONNECT, gai);
-	(void)net_set_nodelay(test->run.ctrl_sck);
+	(void)net_set_nodelay(test->run.ses.ctrl_sck);
 	if (test_tune_ctrl(test) == -1)
 		return -1;
 	make_cookie(test->run.cookie);
-	if (ctrl_write_all(test->run.ctrl_sck, test->run.cookie, IPERF_COOKIE_SIZE,
+	if (ctrl_write_all(test->run.ses.ctrl_sck, test->run.cookie, IPERF_COOKIE_SIZE,
 		IPERF_CTRL_FIRST_BYTE_US) == -1)
 		return iperf_fail(test, IESENDCOOKIE, errno);
 	/* Read once the cookie has gone, as 3.21 does: the kernel settles the
 	 * segment size on the first send (loopback: 32741 before, 32768
 	 * after), and the default UDP block size follows from it. */
-	test->run.ctrl_mss = net_get_mss(test->run.ctrl_sck);
-	if (test->opt.verbose && !test->opt.json_output)
-		report_raw(test, "Control connection MSS %d\n", test->run.ctrl_mss);
+	test->run.cli.ctrl_mss = net_get_mss(test->run.ses.ctrl_sck);
+	if (test->opt->verbose && !test->opt->json_output)
+		report_raw(test, "Control connection MSS %d\n", test->run.cli.ctrl_mss);
 	if (test->proto->client_init != NULL &&
 	    test->proto->client_init(test) == -1) {
 		note_flush(test);
@@ -556,7 +556,7 @@ client_connect(struct iperf_test *test)
 static int
 client_prepare(struct iperf_test *test)
 {
-	test->run.sops = &client_ops;
+	test->run.ses.sops = &client_ops;
 	test->run.state = 0;
 	test->run.sndbuf_actual = test->run.rcvbuf_actual = 0;
 	test_update_mode(test);
@@ -572,7 +572,7 @@ client_prepare(struct iperf_test *test)
 	if (report_out_check(test) == -1)
 		return -1;
 	/* -A n: pinned for the test; the workers inherit the mask. */
-	if (test->opt.affinity >= 0 && affinity_pin(test, test->opt.affinity) == -1)
+	if (test->opt->affinity >= 0 && affinity_pin(test, test->opt->affinity) == -1)
 		return -1;
 	return 0;
 }
@@ -595,10 +595,10 @@ client_open(struct iperf_test *test)
 		return -1;
 	}
 	session_expect_state(test);
-	test->run.ctrl_activity_us = evloop_now(test->loop);
-	test->run.check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
+	test->run.ses.ctrl_activity_us = evloop_now(test->loop);
+	test->run.ses.check_timer = evloop_add_timer(test->loop, CLIENT_CHECK_US,
 	    CLIENT_CHECK_US, session_check_cb, test);
-	if (test->run.check_timer == TIMER_NONE) {
+	if (test->run.ses.check_timer == TIMER_NONE) {
 		iperf_fail(test, IENEWTIMER, ENOMEM);
 		client_fail(test);
 		return -1;
@@ -631,7 +631,7 @@ client_end_early(struct iperf_test *test)
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* As on a failure: IPERF_DONE once the server has spoken (state > 0). */
-	if (test->run.state > 0 && test->run.ctrl_sck >= 0 && !test->run.ctrl_eof &&
+	if (test->run.state > 0 && test->run.ses.ctrl_sck >= 0 && !test->run.ses.ctrl_eof &&
 	    session_send_state(test, IPERF_DONE) == -1) {
 		client_fail(test);
 		return;

@@ -60,8 +60,8 @@ ext_client_wants(const struct iperf_test *test)
 	 * measured the burst: 0.03-0.15 ms where single datagrams gave
 	 * 0.01), and received whole it gives them all one arrival time
 	 * (jitter near 0 on loopback). */
-	if (datagram && s->rate == 0 && !test->opt.gsro &&
-	    !test->opt.no_udp_offload && ext_udp_offload_built())
+	if (datagram && s->rate == 0 && !test->opt->gsro &&
+	    !test->opt->no_udp_offload && ext_udp_offload_built())
 		want |= EXT_UDP_OFFLOAD;
 	/* The server measures: a TCP sender's RTT (-R, --bidir), a UDP
 	 * receiver's delay and socket drops (every direction but -R). */
@@ -73,7 +73,7 @@ ext_client_wants(const struct iperf_test *test)
 	/* --rr: transactions, not a flow: no offload, no flow figures. */
 	if (s->rr)
 		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
-	if (test->opt.latency)
+	if (test->opt->latency)
 		want |= EXT_LATENCY;
 	return want;
 }

@@ -36,6 +36,7 @@ struct pending_conn;
 struct affinity_saved;
 struct placement;
 struct auth_key;
+struct iperf_config;
 struct server_multi;
 struct multi_run;
 struct server_child_ops;
@@ -147,7 +148,8 @@ struct iperf_settings {
 	int rr_response;
 };
 
-/* Options that stay local to this end. */
+/* Options that stay local to this end: held in struct iperf_config
+ * (test_config.h), read through test->opt. */
 struct iperf_local {
 	char role; /* 'c', 's' or 0 */
 	char *server_hostname;
@@ -189,7 +191,7 @@ struct iperf_local {
 	char *tmp_template;   /* -Z buffer file (mkstemp template), or NULL */
 	int bitrate_limit_samples; /* samples per averaging interval, 0 auto */
 
-	/* ---- added by the command line (options*.c); freed by options_free() */
+	/* ---- added by the command line (options*.c) */
 	uint64_t opt_seen[2]; /* bitmap of options given, by enum opt_id */
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
@@ -209,10 +211,6 @@ struct iperf_local {
 	int auth_skew_threshold_s;   /* --time-skew-threshold (10 with auth) */
 	int use_pkcs1_padding;       /* --use-pkcs1-padding; client: env
 					IPERF3_USE_PKCS1_PADDING */
-	/* Loaded by the option checks (auth.h); freed by auth_release(). */
-	struct auth_key *auth_public_key;  /* client */
-	struct auth_key *auth_private_key; /* server */
-	char *auth_password;               /* client: secret, wiped on free */
 };
 
 /* --latency (session/probe.h): the round trips of the idle and the loaded
@@ -258,91 +256,15 @@ typedef void iperf_test_cb(struct iperf_test *test);
 typedef void iperf_json_cb(struct iperf_test *test, char *json);
 
 /*
- * Everything one run of a test creates and changes: control connection,
- * streams, timers, counters, the JSON being built, the peer's results,
- * the error.  It is released and zeroed as one object
- * (test_run_release/test_run_init, test.c) when the test is reset or
- * freed; settings, options, output target and callbacks stay in
- * struct iperf_test.  A --max-tests server's tests each have their own.
+ * A run's state, by owner.  Each part is written by the layer that owns
+ * it and released by it (its release is named below); every layer may
+ * read it.  The model's own part is the rest of struct iperf_run.
  */
-struct iperf_run {
-	signed char state;
-	char cookie[IPERF_COOKIE_SIZE];
+
+/* session/: the control connection and what the peer sent on it. */
+struct run_session {
 	struct ctrl *ctrl;
 	int ctrl_sck;
-	int prot_listener; /* server: data listener if not `listener` */
-	int listener_tuned; /* server: listener re-created with data options */
-	int ctrl_mss;      /* MSS of the control connection (client) */
-	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
-	enum iperf_abort abort;
-	int done;           /* loop exit flag */
-	int streams_expected;  /* server: total streams to accept */
-	int streams_accepted;
-	int peer_addr_family;
-	char peer_host[64];
-	int peer_port;
-	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
-	int ext_confirmed;  /* client: our server sent EXT_STATE_CONFIRM */
-	struct placement *place; /* same-host thread placement, or NULL
-				  * (placement.h) */
-	struct probe *probe; /* client: --latency, owned by session/probe.c */
-	struct latency_fig latency; /* client: what the probe measured */
-	/* distributions (stats_dist.h) */
-	struct latstat rtt_sum_scratch; /* the interval, over the senders */
-	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */
-	struct latsum rtt_ival_sum;
-	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
-	struct latsum peer_rtt_sum;
-	timer_id probe_idle_timer; /* client: end of the idle probe phase */
-	struct rr_peer rr_peer; /* server: --rr figures of all the client's
-				 * streams, from its results (rr.h) */
-	struct sockaddr_storage peer_addr; /* control peer */
-	socklen_t peer_addr_len;
-	timer_id stats_timer;
-	timer_id omit_timer;
-	timer_id end_timer;
-	timer_id check_timer;
-	timer_id ctrl_timer;
-	/* Timer handles: TIMER_NONE or possibly stale (harmless, see
-	 * timer.h); nothing needs to clear them when a timer fires. */
-	timer_id safety_timer; /* server: duration / safety timer;
-				* client: deadline of a timed test */
-	timer_id rate_timer;   /* server: --server-bitrate-limit */
-	timer_id idle_timer;   /* server: --idle-timeout */
-	struct ratewin rate_window; /* server: measured bit rate */
-	int omitting;
-	uint64_t start_us;      /* TEST_START (monotonic) */
-	uint64_t omit_end_us;
-	struct cpu_sample cpu_start;
-	double cpu_util[3]; /* total, user, system (percent) */
-	double remote_cpu_util[3];
-	char *congestion_used;
-	char *remote_congestion_used;
-	int peer_sent_omitted_pair;
-	time_t start_wall;
-	uint64_t start_wall_ms;
-	struct iperf_stream *streams; /* singly linked, in creation order */
-	int num_streams_total;
-	uint64_t limit_bytes, limit_blocks;
-	uint64_t limit_base_bytes, limit_base_blocks;
-	uint64_t limit_reserved;  /* datagrams promised to batches in flight */
-	struct iperf_err_state err;
-	int stale_errno_sent;
-	struct report_out *out; /* --plot, --metrics sinks (report_out.h) */
-	struct cJSON *json_top;
-	struct cJSON *json_start;
-	struct cJSON *json_connected;
-	struct cJSON *json_intervals;
-	struct cJSON *json_end;
-	struct cJSON *json_server_output; /* client: server's JSON */
-	char *server_output_text;         /* client: server's text */
-	char *json_output_string;
-	/* report_json_doc.c: 0 not streamed (yet), 1 "intervals" open,
-	 * 2 written to the end; intervals written so far */
-	int json_doc_state;
-	unsigned long json_doc_count;
-	char *server_outbuf;     /* server: captured lines */
-	size_t server_outlen, server_outcap;
 	const struct session_ops *sops; /* role handlers (client or server) */
 	int interrupt_handled;
 	int ctrl_fail_code;          /* i_errno for a late/oversized unit */
@@ -352,22 +274,132 @@ struct iperf_run {
 	signed char last_bad_state;
 	unsigned long ctrl_units;    /* control units dispatched (stage calls) */
 	int final_collected;
-	struct pending_conn *pending; /* server: data connections awaiting cookies */
-	uint64_t progress_us;         /* server: last progress of the client */
-	uint64_t ctrl_activity_us;    /* last control message we sent */
-	int capture_output; /* server: keep report lines for the client */
+	uint64_t ctrl_activity_us;   /* last control message we sent */
+	timer_id ctrl_timer;
+	timer_id check_timer;
+	struct probe *probe; /* client: --latency (session/probe.c) */
+	struct latency_fig latency; /* client: what the probe measured */
+	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
+	struct latsum peer_rtt_sum;
+	struct cJSON *json_server_output; /* client: server's JSON */
+	char *server_output_text;         /* client: server's text */
+};
+
+/* client/: the client's run. */
+struct run_client {
+	int ctrl_mss;      /* MSS of the control connection */
+	int ext_confirmed; /* our server sent EXT_STATE_CONFIRM (ext.h) */
+	timer_id probe_idle_timer; /* end of the idle probe phase */
+};
+
+/* server/: the listeners it made for the run, the connections it is
+ * accepting, its limits. */
+struct run_server {
+	int prot_listener; /* the data listener, if not `listener` */
+	/* the control listener was closed for the data listener
+	 * (proto_ops.h port_needed): PROTO_PORT_SETUP or _TEST, else 0 */
+	int listener_lent;
+	int streams_expected;  /* total streams to accept */
+	int streams_accepted;
+	struct pending_conn *pending; /* data connections awaiting cookies */
+	uint64_t progress_us;         /* last progress of the client */
+	struct sockaddr_storage peer_addr; /* control peer */
+	char peer_host[64];
+	int peer_port;
+	timer_id rate_timer;   /* --server-bitrate-limit */
+	timer_id idle_timer;   /* --idle-timeout */
+	struct ratewin rate_window; /* measured bit rate */
+	int capture_output; /* keep report lines for the client */
+	int refused; /* --max-tests: answered busy, nothing to report */
+};
+
+/* report/: the documents and sinks being written. */
+struct run_report {
+	struct report_out *out; /* --plot, --metrics sinks (report_out.h) */
+	struct cJSON *json_top;
+	struct cJSON *json_start;
+	struct cJSON *json_connected;
+	struct cJSON *json_intervals;
+	struct cJSON *json_end;
+	char *json_output_string;
+	/* report_json_doc.c: 0 not streamed (yet), 1 "intervals" open,
+	 * 2 written to the end; intervals written so far */
+	int json_doc_state;
+	unsigned long json_doc_count;
+	char *server_outbuf;     /* server: captured lines */
+	size_t server_outlen, server_outcap;
 	int header_printed;
 	int intervals_printed;
-	int refused; /* --max-tests: answered busy, nothing to report */
+};
+
+/*
+ * Everything one run of a test creates and changes: the model's part
+ * here (state, streams, timers, counters, the error, notes) and the
+ * owners' parts above.  test_run_init() (core/test.c) zeroes it;
+ * test_run_release() (session/run.c) has each owner release its part:
+ * the role's through its session ops (`release`), the reporters'
+ * (report_run_release), the session's, then the model's
+ * (test_run_free).  Settings, options, output target and callbacks stay
+ * in struct iperf_test.  A --max-tests server's tests each have their
+ * own.
+ */
+struct iperf_run {
+	signed char state;
+	char cookie[IPERF_COOKIE_SIZE];
+	enum iperf_abort abort;
+	int done;           /* loop exit flag */
+	int sndbuf_actual, rcvbuf_actual; /* kernel buffer sizes, data socket */
+	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
+	struct placement *place; /* same-host thread placement, or NULL
+				  * (placement.h) */
+	/* distributions (stats_dist.h) */
+	struct latstat rtt_sum_scratch; /* the interval, over the senders */
+	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */
+	struct latsum rtt_ival_sum;
+	struct rr_peer rr_peer; /* server: --rr figures of all the client's
+				 * streams, from its results (rr.h) */
+	/* Timer handles: TIMER_NONE or possibly stale (harmless, see
+	 * timer.h); nothing needs to clear them when a timer fires. */
+	timer_id stats_timer;
+	timer_id omit_timer;
+	timer_id end_timer;
+	timer_id safety_timer; /* server: duration / safety timer;
+				* client: deadline of a timed test */
+	int omitting;
+	uint64_t start_us;      /* TEST_START (monotonic) */
+	uint64_t omit_end_us;
+	struct cpu_sample cpu_start;
+	double cpu_util[3]; /* total, user, system (percent) */
+	double remote_cpu_util[3];
+	char *congestion_used;
+	char *remote_congestion_used;
+	time_t start_wall;
+	uint64_t start_wall_ms;
+	struct iperf_stream *streams; /* singly linked, in creation order */
+	int num_streams_total;
+	uint64_t limit_bytes, limit_blocks;
+	uint64_t limit_base_bytes, limit_base_blocks;
+	uint64_t limit_reserved;  /* datagrams promised to batches in flight */
+	struct iperf_err_state err;
 	/* transport notes waiting to be reported (notes.h; test->note_lock) */
 	char notes[IPERF_NOTES_MAX][256];
 	int note_kind[IPERF_NOTES_MAX];
 	int nnotes;
+
+	struct run_session ses;
+	struct run_client cli;
+	struct run_server srv;
+	struct run_report rep;
 };
 
 struct iperf_test {
 	struct iperf_settings settings;
-	struct iperf_local opt;
+	/* The options (test_config.h): `cfg` is this test's reference to
+	 * its configuration (a --max-tests server's tests share the
+	 * server's), `opt` the read-only view of cfg->opt every layer reads;
+	 * only options/, api/ and session/auth* write through `cfg`. */
+	struct iperf_config *cfg;
+	const struct iperf_local *opt;
 	enum iperf_mode mode;
 	int sender_has_retransmits; /* local: 1, 0, or -1 for receive-only */
 	int peer_has_retransmits;   /* from the peer's results */
@@ -421,14 +453,13 @@ struct iperf_test {
 
 	/* --max-tests server (server_multi.c).  The server object: `multi`;
 	 * each of its tests: `mrun` (its slot, inbox of data connections),
-	 * `tag` (its number, the [T<n>] of its output lines), and `opt`
-	 * borrowed from the server object (not freed with the test). */
+	 * `tag` (its number, the [T<n>] of its output lines); `cfg` is a
+	 * reference to the server's. */
 	struct server_multi *multi;
 	struct multi_run *mrun;
 	/* what the dispatcher does for this test (server/server_child.h) */
 	const struct server_child_ops *child_ops;
 	int tag;
-	int opt_borrowed;
 
 	/*
 	 * Reporter additions (report_*.c).  The core may fill these; the

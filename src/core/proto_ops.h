@@ -22,6 +22,15 @@ struct tcpinfo_snapshot;
 
 #define PROTO_ACCEPT_FATAL (-2)
 #define PROTO_CONNECT_CTRL (-2)
+#define PROTO_LISTEN_CTRL (-2)
+
+/* What a test's data listener needs of the server's control port
+ * (port_needed). */
+enum proto_port {
+	PROTO_PORT_SHARED = 0, /* nothing: it listens beside it */
+	PROTO_PORT_SETUP = 1,  /* the port to itself until every stream is in */
+	PROTO_PORT_TEST = 2    /* the port to itself until the test ends */
+};
 
 struct iperf_proto_ops {
 	int id;           /* wire id: SOCK_STREAM, SOCK_DGRAM, 12 (SCTP) */
@@ -33,24 +42,36 @@ struct iperf_proto_ops {
 	int sock_protocol;
 	/* Client: the control connection is up (its MSS known); optional. */
 	int (*client_init)(struct iperf_test *test);
-	/* Server: make the data listener ready before CREATE_STREAMS; returns
-	 * the fd to watch for new streams, or -1. */
+	/*
+	 * Listeners belong to the server (server/): a transport opens a data
+	 * listener when asked and hands it over; it never closes or replaces
+	 * the server's.  port_needed (optional: PROTO_PORT_SHARED) says
+	 * whether this test's data listener needs the control port to
+	 * itself: the server then closes its control listener before
+	 * listen() and opens it again after (enum proto_port).
+	 */
+	int (*port_needed)(const struct iperf_test *test);
+	/* Server, before CREATE_STREAMS: a new data listener (the server
+	 * owns it from then on, watches it and closes it when every stream
+	 * is in), PROTO_LISTEN_CTRL (the streams come to the control
+	 * listener), or -1 (error on the test). */
 	int (*listen)(struct iperf_test *test);
-	/* Server: the data listener is readable.  Returns a stream socket;
-	 * -1 if this candidate failed (the test goes on: a stranger, a
-	 * connection gone before accept); PROTO_ACCEPT_FATAL if the test
-	 * fails (this host refused an option of the test's; the error is on
-	 * the test).  *ready = 0 if the socket still has to pass the cookie
-	 * check (PROTO_F_COOKIE). */
-	int (*accept)(struct iperf_test *test, int listen_fd, int *ready);
+	/* Server: the data listener listen_fd is readable.  Returns a
+	 * stream socket; -1 if this candidate failed (the test goes on: a
+	 * stranger, a connection gone before accept); PROTO_ACCEPT_FATAL if
+	 * the test fails (this host refused an option of the test's; the
+	 * error is on the test).  *ready = 0 if the socket still has to pass
+	 * the cookie check (PROTO_F_COOKIE).  *next_listener, listen_fd on
+	 * entry: a datagram transport whose listener became the stream sets
+	 * the new listener it opened (or -1); the server owns it. */
+	int (*accept)(struct iperf_test *test, int listen_fd, int *ready,
+	    int *next_listener);
 	/* Server: a data connection whose cookie was right (read by the
 	 * server, or by the dispatcher of a --max-tests server on the shared
 	 * listener): apply the data options.  0, or -1 (error on the test:
 	 * the test fails; fd left open).  NULL: accept() applied them, and
 	 * the transport has its own listener per test. */
 	int (*adopt)(struct iperf_test *test, int fd);
-	/* Server: all streams are in; close/restore listeners. */
-	void (*listen_done)(struct iperf_test *test);
 	/* Client: open data connection `index` (0-based creation order),
 	 * cookie or hello included; returns the socket, -1 (error on the
 	 * test), or PROTO_CONNECT_CTRL: while it waited for the server, the

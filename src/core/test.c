@@ -24,13 +24,14 @@
 #include "proto_ops.h"
 #include "tcp_info.h"
 #include "test.h"
+#include "test_config.h"
 #include "banned.h"
 
 void
 test_update_mode(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 
 	if (s->bidirectional)
 		test->mode = MODE_BIDIR;
@@ -56,7 +57,7 @@ test_total_streams(const struct iperf_test *test)
 int
 test_stream_is_sender(const struct iperf_test *test, int index)
 {
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 
 	switch (test->mode) {
 	case MODE_SENDER:
@@ -211,7 +212,7 @@ test_limit_rebase(struct iperf_test *test)
 int
 test_count_stops_sender(const struct iperf_test *test)
 {
-	return !(test->opt.role == 's' && test->proto != NULL &&
+	return !(test->opt->role == 's' && test->proto != NULL &&
 	    (test->proto->flags & PROTO_F_DATAGRAM) &&
 	    !(test->settings.ext_want & EXT_COUNT_STOP));
 }
@@ -220,8 +221,8 @@ void
 test_run_init(struct iperf_test *test)
 {
 	memset(&test->run, 0, sizeof(test->run));
-	test->run.ctrl_sck = -1;
-	test->run.prot_listener = -1;
+	test->run.ses.ctrl_sck = -1;
+	test->run.srv.prot_listener = -1;
 }
 
 void
@@ -230,13 +231,8 @@ test_run_free(struct iperf_test *test)
 	struct iperf_run *r = &test->run;
 
 	latstat_free(&r->rtt_sum_scratch);
-	cJSON_Delete(r->json_top);
-	cJSON_Delete(r->json_server_output);
-	free(r->server_output_text);
-	free(r->server_outbuf);
 	free(r->congestion_used);
 	free(r->remote_congestion_used);
-	free(r->json_output_string);
 	/* What is left is plain values; test_run_init() zeroes them. */
 }
 
@@ -244,9 +240,9 @@ void
 test_cancel_timers(struct iperf_test *test)
 {
 	timer_id *timers[] = { &test->run.stats_timer, &test->run.omit_timer,
-		&test->run.end_timer, &test->run.check_timer, &test->run.ctrl_timer,
-		&test->run.safety_timer, &test->run.rate_timer, &test->run.idle_timer,
-		&test->run.probe_idle_timer };
+		&test->run.end_timer, &test->run.ses.check_timer, &test->run.ses.ctrl_timer,
+		&test->run.safety_timer, &test->run.srv.rate_timer, &test->run.srv.idle_timer,
+		&test->run.cli.probe_idle_timer };
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {
@@ -266,8 +262,8 @@ test_api_fail(struct iperf_test *test)
 uint64_t
 test_send_stall_limit_us(const struct iperf_test *test)
 {
-	int ms = test->opt.snd_timeout_ms > 0 ? test->opt.snd_timeout_ms :
-	    test->opt.rcv_timeout_ms > 0 ? test->opt.rcv_timeout_ms :
+	int ms = test->opt->snd_timeout_ms > 0 ? test->opt->snd_timeout_ms :
+	    test->opt->rcv_timeout_ms > 0 ? test->opt->rcv_timeout_ms :
 					   DEFAULT_NO_MSG_RCVD_TIMEOUT;
 
 	return (uint64_t)ms * 1000;
@@ -277,38 +273,49 @@ struct iperf_test *
 test_new(void)
 {
 	struct iperf_test *test = calloc(1, sizeof(*test));
+	int locks = 0;
 
-	if (test == NULL) {
-		error_publish(IENEWTEST);
-		return NULL;
-	}
-	if (pthread_mutex_init(&test->limit_lock, NULL) != 0) {
-		free(test);
-		error_publish(IENEWTEST);
-		return NULL;
-	}
-	if (pthread_mutex_init(&test->print_lock, NULL) != 0) {
-		pthread_mutex_destroy(&test->limit_lock);
-		free(test);
-		error_publish(IENEWTEST);
-		return NULL;
-	}
-	if (pthread_mutex_init(&test->note_lock, NULL) != 0) {
-		pthread_mutex_destroy(&test->print_lock);
-		pthread_mutex_destroy(&test->limit_lock);
-		free(test);
-		error_publish(IENEWTEST);
-		return NULL;
-	}
+	if (test == NULL)
+		goto fail;
+	test->cfg = config_new();
+	if (test->cfg == NULL)
+		goto fail;
+	test->opt = &test->cfg->opt;
+	if (pthread_mutex_init(&test->limit_lock, NULL) != 0)
+		goto fail;
+	locks++;
+	if (pthread_mutex_init(&test->print_lock, NULL) != 0)
+		goto fail;
+	locks++;
+	if (pthread_mutex_init(&test->note_lock, NULL) != 0)
+		goto fail;
 	test->out_lock = &test->print_lock;
 	test->outfile = stdout;
 	test_run_init(test);
 	test->listener = -1;
 	test->wake_rd = test->wake_wr = -1;
 	test->settings.server_affinity = -1;
-	test->opt.affinity = -1;
 	error_publish(IENONE);
 	return test;
+fail:
+	if (locks > 1)
+		pthread_mutex_destroy(&test->print_lock);
+	if (locks > 0)
+		pthread_mutex_destroy(&test->limit_lock);
+	if (test != NULL)
+		config_unref(test->cfg);
+	free(test);
+	error_publish(IENEWTEST);
+	return NULL;
+}
+
+void
+test_share_config(struct iperf_test *test, struct iperf_config *cfg)
+{
+	config_ref(cfg);
+	config_unref(test->cfg);
+	test->cfg = cfg;
+	test->opt = &cfg->opt;
 }
 
 void
@@ -323,6 +330,7 @@ test_delete(struct iperf_test *test)
 	free(s->congestion);
 	free(s->authtoken);
 	free(s->client_version);
+	config_unref(test->cfg);
 	pthread_mutex_destroy(&test->limit_lock);
 	pthread_mutex_destroy(&test->print_lock);
 	pthread_mutex_destroy(&test->note_lock);

@@ -54,10 +54,15 @@ uint64_t test_send_stall_limit_us(const struct iperf_test *test);
 
 /* A new test object: zeroed, its locks made, a run with no sockets;
  * NULL (and IENEWTEST published) if out of memory.  test_delete() frees
- * what test_new() made and the settings' strings; owners of the rest
- * (options, output, run, listeners) release theirs first. */
+ * what test_new() made, the settings' strings and its reference to the
+ * configuration (test_config.h); owners of the rest (output, run,
+ * listeners) release theirs first. */
 struct iperf_test *test_new(void);
 void test_delete(struct iperf_test *test);
+/* Make test use cfg (a reference to it) in place of its own
+ * configuration: a --max-tests server's tests share the server's. */
+struct iperf_config;
+void test_share_config(struct iperf_test *test, struct iperf_config *cfg);
 /* Stop the test at its next loop pass, as signal sig asks (any thread). */
 void test_interrupt(struct iperf_test *test, int sig);
 

@@ -25,6 +25,7 @@
 #include "test.h"
 #include "units.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 #define OPT_SHORT_MAX 128
@@ -135,7 +136,7 @@ options_parse(struct iperf_test *test, int argc, char **argv,
 	*action = OPTIONS_RUN;
 	build_short(so, sizeof(so));
 	build_long(lo, sizeof(lo) / sizeof(lo[0]));
-	memset(test->opt.opt_seen, 0, sizeof(test->opt.opt_seen));
+	memset(test->cfg->opt.opt_seen, 0, sizeof(test->cfg->opt.opt_seen));
 	optind = 0; /* full re-initialisation, so we can be called again */
 	opterr = 1;
 	while ((key = getopt_long(argc, argv, so, lo, NULL)) != -1) {
@@ -150,27 +151,4 @@ options_parse(struct iperf_test *test, int argc, char **argv,
 	test_update_mode(test);
 	report_select(test);
 	return 0;
-}
-
-void
-options_free(struct iperf_test *test)
-{
-	struct iperf_local *o = &test->opt;
-	int i;
-
-	for (i = 0; i < o->xbind_count; i++)
-		free(o->xbind[i]);
-	free(o->xbind);
-	o->xbind = NULL;
-	o->xbind_count = 0;
-	free(o->plot_file);
-	free(o->metrics_file);
-	o->plot_file = o->metrics_file = NULL;
-	free(o->auth_username);
-	free(o->auth_public_key_path);
-	free(o->auth_private_key_path);
-	free(o->auth_users_path);
-	o->auth_username = o->auth_public_key_path = NULL;
-	o->auth_private_key_path = o->auth_users_path = NULL;
-	auth_release(test);
 }

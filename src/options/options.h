@@ -25,11 +25,6 @@ enum options_action {
 int options_parse(struct iperf_test *test, int argc, char **argv,
     enum options_action *action);
 
-/* Free what options_parse() allocated that iperf_free_test() does not
- * know about (the fields in the "added by the command line" block of
- * struct iperf_local).  Safe to call more than once. */
-void options_free(struct iperf_test *test);
-
 /* Short usage (2 lines) and the full help text. */
 void options_print_usage(FILE *f);
 void options_print_help(FILE *f);

@@ -28,6 +28,7 @@
 #include "report.h"
 #include "units.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 #define MAX_PORT 65535
@@ -82,7 +83,7 @@ set_host_dev(struct iperf_test *test, char **field, const char *arg)
 	}
 	rc = options_string(test, field, host);
 	if (rc == 0 && *dev != '\0') {
-		rc = options_string(test, &test->opt.bind_dev, dev);
+		rc = options_string(test, &test->cfg->opt.bind_dev, dev);
 		options_mark(test, OPT_ID_BIND_DEV);
 	}
 	free(host);
@@ -92,13 +93,13 @@ set_host_dev(struct iperf_test *test, char **field, const char *arg)
 int
 opt_apply_port(struct iperf_test *test, const char *arg)
 {
-	return parse_port(test, arg, &test->opt.server_port);
+	return parse_port(test, arg, &test->cfg->opt.server_port);
 }
 
 int
 opt_apply_cport(struct iperf_test *test, const char *arg)
 {
-	return parse_port(test, arg, &test->opt.bind_port);
+	return parse_port(test, arg, &test->cfg->opt.bind_port);
 }
 
 int
@@ -106,7 +107,7 @@ opt_apply_format(struct iperf_test *test, const char *arg)
 {
 	if (arg[0] == '\0' || strchr("kmgtKMGT", arg[0]) == NULL)
 		return iperf_fail(test, IEBADFORMAT, 0);
-	test->opt.unit_format = arg[0];
+	test->cfg->opt.unit_format = arg[0];
 	return 0;
 }
 
@@ -117,8 +118,8 @@ opt_apply_interval(struct iperf_test *test, const char *arg)
 
 	if (isnan(v) || (v < MIN_INTERVAL_S && v != 0) || v > MAX_INTERVAL_S)
 		return iperf_fail(test, IEINTERVAL, 0);
-	test->opt.reporter_interval = v;
-	test->opt.stats_interval = v;
+	test->cfg->opt.reporter_interval = v;
+	test->cfg->opt.stats_interval = v;
 	return 0;
 }
 
@@ -126,7 +127,7 @@ int
 opt_apply_daemon(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.daemon = 1;
+	test->cfg->opt.daemon = 1;
 	return 0;
 }
 
@@ -134,7 +135,7 @@ int
 opt_apply_one_off(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.one_off = 1;
+	test->cfg->opt.one_off = 1;
 	return 0;
 }
 
@@ -142,7 +143,7 @@ int
 opt_apply_verbose(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.verbose = 1;
+	test->cfg->opt.verbose = 1;
 	return 0;
 }
 
@@ -150,7 +151,7 @@ int
 opt_apply_json(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.json_output = 1;
+	test->cfg->opt.json_output = 1;
 	return 0;
 }
 
@@ -158,8 +159,8 @@ int
 opt_apply_json_stream(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.json_output = 1;
-	test->opt.json_stream = 1;
+	test->cfg->opt.json_output = 1;
+	test->cfg->opt.json_stream = 1;
 	return 0;
 }
 
@@ -167,7 +168,7 @@ int
 opt_apply_json_stream_full(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.json_stream_full_output = 1;
+	test->cfg->opt.json_stream_full_output = 1;
 	return 0;
 }
 
@@ -191,31 +192,31 @@ int
 opt_apply_server(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	if (test->opt.role == 'c')
+	if (test->cfg->opt.role == 'c')
 		return iperf_fail(test, IESERVCLIENT, 0);
-	test->opt.role = 's';
+	test->cfg->opt.role = 's';
 	return 0;
 }
 
 int
 opt_apply_client(struct iperf_test *test, const char *arg)
 {
-	if (test->opt.role == 's')
+	if (test->cfg->opt.role == 's')
 		return iperf_fail(test, IESERVCLIENT, 0);
-	test->opt.role = 'c';
-	return set_host_dev(test, &test->opt.server_hostname, arg);
+	test->cfg->opt.role = 'c';
+	return set_host_dev(test, &test->cfg->opt.server_hostname, arg);
 }
 
 int
 opt_apply_bind(struct iperf_test *test, const char *arg)
 {
-	return set_host_dev(test, &test->opt.bind_address, arg);
+	return set_host_dev(test, &test->cfg->opt.bind_address, arg);
 }
 
 int
 opt_apply_bind_dev(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.bind_dev, arg);
+	return options_string(test, &test->cfg->opt.bind_dev, arg);
 }
 
 static int
@@ -280,7 +281,7 @@ opt_apply_nstreams(struct iperf_test *test, const char *arg)
 
 	if (options_units(test, arg, UNITS_SIZE, &v) == -1)
 		return -1;
-	test->opt.sctp_nstreams = options_clamp_int(v);
+	test->cfg->opt.sctp_nstreams = options_clamp_int(v);
 	if (opt_apply_bitrate(test, arg) == -1)
 		return -1;
 	options_mark(test, OPT_ID_BITRATE);
@@ -303,14 +304,14 @@ opt_apply_server_bitrate_limit(struct iperf_test *test, const char *arg)
 			free(rate);
 			return iperf_fail(test, IETOTALINTERVAL, 0);
 		}
-		test->opt.bitrate_limit_interval = iv;
+		test->cfg->opt.bitrate_limit_interval = iv;
 	}
 	if (options_units(test, rate, UNITS_RATE, &v) == -1) {
 		free(rate);
 		return -1;
 	}
 	free(rate);
-	test->opt.bitrate_limit = options_clamp_u64(v);
+	test->cfg->opt.bitrate_limit = options_clamp_u64(v);
 	return 0;
 }
 
@@ -427,7 +428,7 @@ int
 opt_apply_version4(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.domain = AF_INET;
+	test->cfg->opt.domain = AF_INET;
 	return 0;
 }
 
@@ -435,7 +436,7 @@ int
 opt_apply_version6(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.domain = AF_INET6;
+	test->cfg->opt.domain = AF_INET6;
 	return 0;
 }
 
@@ -483,13 +484,13 @@ opt_apply_omit(struct iperf_test *test, const char *arg)
 int
 opt_apply_file(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.diskfile_name, arg);
+	return options_string(test, &test->cfg->opt.diskfile_name, arg);
 }
 
 int
 opt_apply_timestamps(struct iperf_test *test, const char *arg)
 {
-	test->opt.timestamps = 1;
-	return options_string(test, &test->opt.timestamp_format,
+	test->cfg->opt.timestamps = 1;
+	return options_string(test, &test->cfg->opt.timestamp_format,
 	    arg != NULL ? arg : IPERF_TIMESTAMP_DEFAULT);
 }

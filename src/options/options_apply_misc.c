@@ -16,6 +16,7 @@
 #include "options_int.h"
 #include "report.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 #define MIN_RCV_TIMEOUT_MS 100
@@ -40,20 +41,20 @@ parse_base0(const char *arg, long *out)
 int
 opt_apply_pidfile(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.pidfile, arg);
+	return options_string(test, &test->cfg->opt.pidfile, arg);
 }
 
 int
 opt_apply_logfile(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.logfile, arg);
+	return options_string(test, &test->cfg->opt.logfile, arg);
 }
 
 int
 opt_apply_forceflush(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.forceflush = 1;
+	test->cfg->opt.forceflush = 1;
 	return 0;
 }
 
@@ -68,8 +69,8 @@ opt_apply_debug(struct iperf_test *test, const char *arg)
 		if (level < 0)
 			level = DEBUG_LEVEL_MAX;
 	}
-	test->opt.debug = 1;
-	test->opt.debug_level = level;
+	test->cfg->opt.debug = 1;
+	test->cfg->opt.debug_level = level;
 	return 0;
 }
 
@@ -121,7 +122,7 @@ opt_apply_mptcp(struct iperf_test *test, const char *arg)
 	if (!OPT_HAVE_MPTCP)
 		return OPT_APPLY_USAGE;
 	test->settings.mptcp = 1;
-	test->opt.mptcp = 1;
+	test->cfg->opt.mptcp = 1;
 	return 0;
 }
 
@@ -132,7 +133,7 @@ int
 opt_apply_gsro(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.gsro = 1;
+	test->cfg->opt.gsro = 1;
 	test->settings.gso = 1;
 	test->settings.gro = 1;
 	if (!OPT_HAVE_GSO && !OPT_HAVE_GRO)
@@ -153,7 +154,7 @@ opt_apply_gsro(struct iperf_test *test, const char *arg)
 int
 opt_apply_xbind(struct iperf_test *test, const char *arg)
 {
-	struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->cfg->opt;
 	char **list, *copy = str_dup(arg);
 
 	if (copy == NULL)
@@ -211,7 +212,7 @@ opt_apply_connect_timeout(struct iperf_test *test, const char *arg)
 
 	if (options_units(test, arg, UNITS_SIZE, &v) == -1)
 		return -1;
-	test->opt.connect_timeout_ms = options_clamp_int(v);
+	test->cfg->opt.connect_timeout_ms = options_clamp_int(v);
 	return 0;
 }
 
@@ -222,7 +223,7 @@ opt_apply_rcv_timeout(struct iperf_test *test, const char *arg)
 
 	if (v < MIN_RCV_TIMEOUT_MS || v > MAX_TIMEOUT_MS)
 		return iperf_fail(test, IERCVTIMEOUT, 0);
-	test->opt.rcv_timeout_ms = v;
+	test->cfg->opt.rcv_timeout_ms = v;
 	return 0;
 }
 
@@ -236,8 +237,8 @@ opt_apply_snd_timeout(struct iperf_test *test, const char *arg)
 		return OPT_APPLY_USAGE;
 	if (v < 0 || v > MAX_TIMEOUT_MS)
 		return iperf_fail(test, IESNDTIMEOUT, 0);
-	test->opt.snd_timeout_ms = v;
-	test->opt.snd_timeout_set = 1;
+	test->cfg->opt.snd_timeout_ms = v;
+	test->cfg->opt.snd_timeout_set = 1;
 	return 0;
 }
 
@@ -262,7 +263,7 @@ next_part(const char **s)
 int
 opt_apply_cntl_ka(struct iperf_test *test, const char *arg)
 {
-	struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->cfg->opt;
 	const char *p = arg;
 	int idle, intvl, cnt;
 
@@ -286,8 +287,8 @@ int
 opt_apply_no_cntl_ka(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.cntl_ka = 0;
-	test->opt.no_cntl_ka = 1;
+	test->cfg->opt.cntl_ka = 0;
+	test->cfg->opt.no_cntl_ka = 1;
 	return 0;
 }
 
@@ -297,7 +298,7 @@ int
 opt_apply_no_udp_offload(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.no_udp_offload = 1;
+	test->cfg->opt.no_udp_offload = 1;
 	return 0;
 }
 
@@ -331,7 +332,7 @@ int
 opt_apply_latency(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.latency = 1;
+	test->cfg->opt.latency = 1;
 	return 0;
 }
 
@@ -346,7 +347,7 @@ opt_apply_max_tests(struct iperf_test *test, const char *arg)
 		return -1;
 	if (v < 1 || v > IPERF_MAX_TESTS)
 		return iperf_fail(test, IEMAXTESTS, 0);
-	test->opt.max_tests = v;
+	test->cfg->opt.max_tests = v;
 	return 0;
 }
 
@@ -361,7 +362,7 @@ opt_apply_max_tests_per_ip(struct iperf_test *test, const char *arg)
 		return -1;
 	if (v < 1 || v > IPERF_MAX_TESTS)
 		return iperf_fail(test, IEMAXTESTSPERIP, 0);
-	test->opt.max_tests_per_ip = v;
+	test->cfg->opt.max_tests_per_ip = v;
 	return 0;
 }
 
@@ -372,7 +373,7 @@ opt_apply_idle_timeout(struct iperf_test *test, const char *arg)
 
 	if (v < 1 || v > MAX_IDLE_TIMEOUT_S)
 		return iperf_fail(test, IEIDLETIMEOUT, 0);
-	test->opt.idle_timeout_s = v;
+	test->cfg->opt.idle_timeout_s = v;
 	return 0;
 }
 
@@ -383,32 +384,32 @@ opt_apply_server_max_duration(struct iperf_test *test, const char *arg)
 
 	if (v < 0 || v > IPERF_MAX_TIME_S)
 		return iperf_fail(test, IEDURATION, 0);
-	test->opt.max_server_duration_s = v;
+	test->cfg->opt.max_server_duration_s = v;
 	return 0;
 }
 
 int
 opt_apply_username(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.auth_username, arg);
+	return options_string(test, &test->cfg->opt.auth_username, arg);
 }
 
 int
 opt_apply_rsa_public_key(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.auth_public_key_path, arg);
+	return options_string(test, &test->cfg->opt.auth_public_key_path, arg);
 }
 
 int
 opt_apply_rsa_private_key(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.auth_private_key_path, arg);
+	return options_string(test, &test->cfg->opt.auth_private_key_path, arg);
 }
 
 int
 opt_apply_authorized_users(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.auth_users_path, arg);
+	return options_string(test, &test->cfg->opt.auth_users_path, arg);
 }
 
 int
@@ -418,7 +419,7 @@ opt_apply_skew_threshold(struct iperf_test *test, const char *arg)
 
 	if (v <= 0)
 		return iperf_fail(test, IESKEWTHRESHOLD, 0);
-	test->opt.auth_skew_threshold_s = v;
+	test->cfg->opt.auth_skew_threshold_s = v;
 	return 0;
 }
 
@@ -426,7 +427,7 @@ int
 opt_apply_use_pkcs1_padding(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.use_pkcs1_padding = 1;
+	test->cfg->opt.use_pkcs1_padding = 1;
 	return 0;
 }
 
@@ -515,7 +516,7 @@ opt_apply_affinity(struct iperf_test *test, const char *arg)
 	free(n);
 	if (bad)
 		return iperf_fail(test, IEAFFINITY, 0);
-	test->opt.affinity = (int)cpu;
+	test->cfg->opt.affinity = (int)cpu;
 	if (m != NULL) {
 		test->settings.server_affinity = srv;
 		options_mark(test, OPT_ID_SERVER_AFFINITY);

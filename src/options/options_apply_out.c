@@ -8,24 +8,25 @@
 
 #include "iperf.h"
 #include "options_int.h"
+#include "test_config.h"
 #include "banned.h"
 
 int
 opt_apply_csv(struct iperf_test *test, const char *arg)
 {
 	(void)arg;
-	test->opt.csv = 1;
+	test->cfg->opt.csv = 1;
 	return 0;
 }
 
 int
 opt_apply_plot(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.plot_file, arg);
+	return options_string(test, &test->cfg->opt.plot_file, arg);
 }
 
 int
 opt_apply_metrics(struct iperf_test *test, const char *arg)
 {
-	return options_string(test, &test->opt.metrics_file, arg);
+	return options_string(test, &test->cfg->opt.metrics_file, arg);
 }

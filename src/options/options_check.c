@@ -1,6 +1,6 @@
 /*
  * options_check.c - the post-parse rules of iperf3 3.21 (observed by
- * running it; tests/cli_errors.data), in their order, then our own refusal of options this
+ * running it; tests/data/cli_errors.data), in their order, then our own refusal of options this
  * implementation does not support yet, then the -J warnings.
  */
 #include "config.h"
@@ -17,6 +17,7 @@
 #include "options_int.h"
 #include "report.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 /* Rule 1: options that only one role may use. */
@@ -26,9 +27,9 @@ check_roles(struct iperf_test *test)
 	unsigned int deny;
 	size_t i;
 
-	if (test->opt.role == 'c')
+	if (test->cfg->opt.role == 'c')
 		deny = OPT_ROLE_CLIENT;
-	else if (test->opt.role == 's')
+	else if (test->cfg->opt.role == 's')
 		deny = OPT_ROLE_SERVER;
 	else
 		return 0;
@@ -36,7 +37,7 @@ check_roles(struct iperf_test *test)
 		if ((options_table[i].roles & deny) != 0 ||
 		    !options_seen(test, options_table[i].id))
 			continue;
-		return iperf_fail(test, test->opt.role == 'c' ? IESERVERONLY :
+		return iperf_fail(test, test->cfg->opt.role == 'c' ? IESERVERONLY :
 		    IECLIENTONLY, 0);
 	}
 	return 0;
@@ -82,16 +83,18 @@ client_password(struct iperf_test *test)
 	char buf[AUTH_FIELD_MAX + 2];
 	int rc = 0;
 
-	auth_secret_free(test->opt.auth_password);
-	test->opt.auth_password = NULL;
+	struct auth_ctx *a = auth_ctx_of(test);
+
+	auth_secret_free(a->password);
+	a->password = NULL;
 	if (env == NULL) {
 		rc = auth_password_prompt(test, buf, sizeof(buf));
 		env = buf;
 	}
 	if (rc == 0 && auth_field_valid(env))
-		test->opt.auth_password = str_dup(env);
+		a->password = str_dup(env);
 	auth_wipe(buf, sizeof(buf));
-	return test->opt.auth_password != NULL ? 0 : -1;
+	return a->password != NULL ? 0 : -1;
 }
 
 /*
@@ -110,7 +113,7 @@ env_pkcs1(void)
 static int
 check_auth_client(struct iperf_test *test)
 {
-	struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->cfg->opt;
 	int user = options_seen(test, OPT_ID_USERNAME);
 	int key = options_seen(test, OPT_ID_RSA_PUBLIC_KEY);
 
@@ -119,7 +122,7 @@ check_auth_client(struct iperf_test *test)
 	if (o->role != 'c' || (!user && !key))
 		return 0;
 	if (user != key || load_key(test, o->auth_public_key_path,
-	    AUTH_KEY_PUBLIC, &o->auth_public_key) == -1)
+	    AUTH_KEY_PUBLIC, &auth_ctx_of(test)->public_key) == -1)
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	if (client_password(test) == -1)
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
@@ -127,8 +130,9 @@ check_auth_client(struct iperf_test *test)
 	/* Ours: the server splits the plaintext at whitespace, and the
 	 * token must fit in one RSA block. */
 	if (!auth_field_valid(o->auth_username) ||
-	    !auth_token_fits(o->auth_public_key, o->use_pkcs1_padding ?
-	    AUTH_PAD_PKCS1 : AUTH_PAD_OAEP, o->auth_username, o->auth_password))
+	    !auth_token_fits(test->cfg->auth.public_key, o->use_pkcs1_padding ?
+	    AUTH_PAD_PKCS1 : AUTH_PAD_OAEP, o->auth_username,
+	    test->cfg->auth.password))
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	return 0;
 }
@@ -136,7 +140,7 @@ check_auth_client(struct iperf_test *test)
 static int
 check_auth_server(struct iperf_test *test)
 {
-	struct iperf_local *o = &test->opt;
+	struct iperf_local *o = &test->cfg->opt;
 	int priv = options_seen(test, OPT_ID_RSA_PRIVATE_KEY);
 	int users = options_seen(test, OPT_ID_AUTHORIZED_USERS);
 
@@ -153,7 +157,7 @@ check_auth_server(struct iperf_test *test)
 	if (!readable(o->auth_users_path))
 		return iperf_fail(test, IESERVERAUTHUSERS, 0);
 	if (load_key(test, o->auth_private_key_path, AUTH_KEY_PRIVATE,
-	    &o->auth_private_key) == -1)
+	    &auth_ctx_of(test)->private_key) == -1)
 		return iperf_fail(test, IESETSERVERAUTH, 0);
 	if (!options_seen(test, OPT_ID_SKEW_THRESHOLD))
 		o->auth_skew_threshold_s = AUTH_DEFAULT_SKEW_S;
@@ -218,10 +222,10 @@ file_size_as_bytes(struct iperf_test *test)
 	struct iperf_settings *s = &test->settings;
 	struct stat st;
 
-	if (test->opt.role != 'c' || test->opt.diskfile_name == NULL ||
+	if (test->cfg->opt.role != 'c' || test->cfg->opt.diskfile_name == NULL ||
 	    options_seen(test, OPT_ID_TIME) || s->bytes != 0 || s->blocks != 0)
 		return;
-	if (stat(test->opt.diskfile_name, &st) == 0 && st.st_size > 0)
+	if (stat(test->cfg->opt.diskfile_name, &st) == 0 && st.st_size > 0)
 		s->bytes = (uint64_t)st.st_size;
 }
 
@@ -252,13 +256,13 @@ rr_conflict(const struct iperf_test *test)
 		{ s->reverse, "-R" },
 		{ s->bidirectional, "--bidir" },
 		{ options_seen(test, OPT_ID_BITRATE), "-b" },
-		{ s->bytes != 0 && test->opt.diskfile_name == NULL, "-n" },
+		{ s->bytes != 0 && test->cfg->opt.diskfile_name == NULL, "-n" },
 		{ s->blocks != 0, "-k" },
-		{ test->opt.diskfile_name != NULL, "-F" },
+		{ test->cfg->opt.diskfile_name != NULL, "-F" },
 		{ s->zerocopy, "-Z" },
-		{ test->opt.gsro, "--gsro" },
+		{ test->cfg->opt.gsro, "--gsro" },
 		{ s->protocol_id == Psctp, "--sctp" },
-		{ test->opt.latency, "--latency" },
+		{ test->cfg->opt.latency, "--latency" },
 	};
 	size_t i;
 
@@ -316,15 +320,15 @@ check_unimplemented(struct iperf_test *test)
 static void
 json_warnings(struct iperf_test *test)
 {
-	if (!test->opt.json_output)
+	if (!test->cfg->opt.json_output)
 		return;
 	if (options_seen(test, OPT_ID_FORMAT))
 		report_warning(test,
 		    "Report format (-f) flag ignored with JSON output (-J)");
-	if (test->opt.verbose)
+	if (test->cfg->opt.verbose)
 		report_warning(test,
 		    "Verbose output (-v) may interfere with JSON output (-J)");
-	if (test->opt.debug)
+	if (test->cfg->opt.debug)
 		report_warning(test,
 		    "Debug output (-d) may interfere with JSON output (-J)");
 }
@@ -336,7 +340,7 @@ options_check(struct iperf_test *test)
 
 	if (check_roles(test) == -1 || check_auth(test) == -1)
 		return -1;
-	if (test->opt.diskfile_name != NULL && s->protocol_id == Pudp)
+	if (test->cfg->opt.diskfile_name != NULL && s->protocol_id == Pudp)
 		return iperf_fail(test, IEUDPFILETRANSFER, 0);
 	if (check_blksize(test) == -1)
 		return -1;
@@ -345,13 +349,13 @@ options_check(struct iperf_test *test)
 	file_size_as_bytes(test);
 	if (check_end_conditions(test) == -1)
 		return -1;
-	if (test->opt.role == 'c' && check_rr(test) == -1)
+	if (test->cfg->opt.role == 'c' && check_rr(test) == -1)
 		return -1;
-	if (test->opt.role != 'c' && test->opt.role != 's')
+	if (test->cfg->opt.role != 'c' && test->cfg->opt.role != 's')
 		return iperf_fail(test, IENOROLE, 0);
 	if (check_unimplemented(test) == -1)
 		return -1;
-	if (test->opt.csv && test->opt.json_output)
+	if (test->cfg->opt.csv && test->cfg->opt.json_output)
 		return iperf_fail(test, IEOUTCONFLICT, 0);
 	if (options_seen(test, OPT_ID_MAX_TESTS_PER_IP) &&
 	    !options_seen(test, OPT_ID_MAX_TESTS))

@@ -18,6 +18,7 @@
 #include "options_int.h"
 #include "units.h"
 #include "util.h"
+#include "test_config.h"
 #include "banned.h"
 
 
@@ -101,7 +102,7 @@ options_mark(struct iperf_test *test, enum opt_id id)
 {
 	unsigned int i = (unsigned int)id;
 
-	test->opt.opt_seen[i / 64] |= UINT64_C(1) << (i % 64);
+	test->cfg->opt.opt_seen[i / 64] |= UINT64_C(1) << (i % 64);
 }
 
 int
@@ -109,5 +110,5 @@ options_seen(const struct iperf_test *test, enum opt_id id)
 {
 	unsigned int i = (unsigned int)id;
 
-	return (test->opt.opt_seen[i / 64] >> (i % 64)) & 1u;
+	return (test->cfg->opt.opt_seen[i / 64] >> (i % 64)) & 1u;
 }

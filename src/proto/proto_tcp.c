@@ -66,46 +66,51 @@ struct tcp_ctx {
 
 /* --snd-timeout: TCP_USER_TIMEOUT on the data connections too. */
 static int
-tcp_set_user_timeout(struct iperf_test *test, int fd)
+tcp_set_user_timeout(const struct iperf_test *test, int fd,
+    struct sockopt_fail *f)
 {
-	if (test->opt.snd_timeout_ms <= 0)
+	if (test->opt->snd_timeout_ms <= 0)
 		return 0;
-	if (net_set_user_timeout(fd, test->opt.snd_timeout_ms) == -1)
-		return iperf_fail(test, IESETUSERTIMEOUT, errno);
+	if (net_set_user_timeout(fd, test->opt->snd_timeout_ms) == -1)
+		return sockopt_fail(f, IESETUSERTIMEOUT, errno);
 	return 0;
 }
 
+/* net/'s callback on a data socket before it connects (arg: struct
+ * sockopt_call). */
 static int
 tcp_setopts(int fd, int family, void *arg)
 {
-	struct iperf_test *test = arg;
+	struct sockopt_call *call = arg;
+	struct iperf_test *test = call->test;
 
-	if (proto_def_sockopts(test, fd, family) == -1 ||
-	    proto_def_check_window(test, fd) == -1)
+	if (proto_def_sockopts(test, fd, family, &call->fail) == -1 ||
+	    proto_def_check_window(test, fd, &call->fail) == -1)
 		return -1;
 	/* As 3.21 reports them: the first stream's buffers once -w is
 	 * applied and before connecting (autotuning grows them after). */
 	if (test->run.streams == NULL)
 		net_get_bufsizes(fd, &test->run.sndbuf_actual, &test->run.rcvbuf_actual);
-	return tcp_set_user_timeout(test, fd);
+	return tcp_set_user_timeout(test, fd, &call->fail);
 }
 
-/* Options that must be on the listening socket before the SYN arrives. */
+/* Options that must be on the listening socket before the SYN arrives
+ * (arg: struct sockopt_call). */
 static int
 tcp_listen_setopts(int fd, int family, void *arg)
 {
-	struct iperf_test *test = arg;
-	const struct iperf_settings *s = &test->settings;
+	struct sockopt_call *call = arg;
+	const struct iperf_settings *s = &call->test->settings;
 	int w = s->socket_bufsize;
 
 	(void)family;
 	if (s->mss > 0 && setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &s->mss,
 			      sizeof(s->mss)) == -1)
-		return iperf_fail(test, IESETMSS, errno);
+		return sockopt_fail(&call->fail, IESETMSS, errno);
 	if (w > 0 && (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) ==
 			     -1 ||
 			 setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)) == -1))
-		return iperf_fail(test, IESETBUF, errno);
+		return sockopt_fail(&call->fail, IESETBUF, errno);
 	return 0;
 }
 
@@ -115,78 +120,75 @@ tcp_listen_setopts(int fd, int family, void *arg)
 static int
 data_mptcp(const struct iperf_test *test)
 {
-	return test->opt.mptcp || test->settings.mptcp;
+	return test->opt->mptcp || test->settings.mptcp;
 }
 
+/* -M, -w (and MPTCP asked by the client only) must be on the listening
+ * socket before the SYN: such a test's streams come to a listener of its
+ * own on the control port, which the server lends it until they are in. */
 static int
-relisten(struct iperf_test *test, net_setopts_fn *setopts, int mptcp)
+tcp_port_needed(const struct iperf_test *test)
 {
-	struct net_listen_args a = { SOCK_STREAM, net_tcp_protocol(mptcp),
-		test->opt.domain, test->opt.bind_address, test->opt.server_port,
-		test->opt.bind_dev, setopts, test, 0 };
-	int gai = 0, fd;
+	const struct iperf_settings *s = &test->settings;
 
-	if (test->listener >= 0)
-		close(test->listener);
-	test->listener = -1;
-	fd = net_listen_with(&a, &gai);
-	if (fd == -1 && a.protocol != 0 && !test->opt.mptcp &&
-	    (errno == EPROTONOSUPPORT || errno == ENOPROTOOPT)) {
-		a.protocol = 0; /* only the client wished for MPTCP */
-		fd = net_listen_with(&a, &gai);
-	}
-	if (fd == -1) {
-		if (test->run.err.code == 0 || setopts == NULL)
-			(void)(iperf_fail_net(test, IESTREAMLISTEN, gai));
-		return -1;
-	}
-	test->listener = fd;
-	return fd;
+	return s->mss > 0 || s->socket_bufsize > 0 ||
+		    (data_mptcp(test) && !test->opt->mptcp) ?
+	    PROTO_PORT_SETUP : PROTO_PORT_SHARED;
 }
 
 static int
 tcp_listen(struct iperf_test *test)
 {
-	const struct iperf_settings *s = &test->settings;
-	int mptcp = data_mptcp(test) && !test->opt.mptcp;
-	int fd;
+	struct sockopt_call call = { test, { 0, 0, 0 } };
+	struct net_listen_args a = { SOCK_STREAM,
+		net_tcp_protocol(data_mptcp(test)), test->opt->domain,
+		test->opt->bind_address, test->opt->server_port,
+		test->opt->bind_dev, tcp_listen_setopts, &call, 0 };
+	int gai = 0, fd;
 
-	if (s->mss <= 0 && s->socket_bufsize <= 0 && !mptcp)
-		return test->listener;
-	test->run.listener_tuned = 1;
-	fd = relisten(test, tcp_listen_setopts, data_mptcp(test));
+	if (tcp_port_needed(test) == PROTO_PORT_SHARED)
+		return PROTO_LISTEN_CTRL;
+	fd = net_listen_with(&a, &gai);
+	if (fd == -1 && a.protocol != 0 && !test->opt->mptcp &&
+	    (errno == EPROTONOSUPPORT || errno == ENOPROTOOPT)) {
+		a.protocol = 0; /* only the client wished for MPTCP */
+		fd = net_listen_with(&a, &gai);
+	}
+	if (fd == -1) {
+		if (call.fail.code != 0)
+			return sockopt_fail_test(test, &call.fail);
+		return iperf_fail_net(test, IESTREAMLISTEN, gai);
+	}
 	/* As 3.21: -w not granted in full fails the test before streams. */
-	if (fd >= 0 && proto_def_check_window(test, fd) == -1)
-		return -1;
+	if (proto_def_check_window(test, fd, &call.fail) == -1) {
+		close(fd);
+		return sockopt_fail_test(test, &call.fail);
+	}
 	return fd;
-}
-
-static void
-tcp_listen_done(struct iperf_test *test)
-{
-	if (!test->run.listener_tuned)
-		return;
-	test->run.listener_tuned = 0;
-	(void)relisten(test, NULL, test->opt.mptcp);
 }
 
 static int
 tcp_accepted_opts(struct iperf_test *test, int fd, int family)
 {
-	return proto_def_sockopts(test, fd, family) == -1 ||
-		    tcp_set_user_timeout(test, fd) == -1 ||
-		    proto_def_check_window(test, fd) == -1 ?
-	    -1 : 0;
+	struct sockopt_fail f = { 0, 0, 0 };
+
+	if (proto_def_sockopts(test, fd, family, &f) == -1 ||
+	    tcp_set_user_timeout(test, fd, &f) == -1 ||
+	    proto_def_check_window(test, fd, &f) == -1)
+		return sockopt_fail_test(test, &f);
+	return 0;
 }
 
 /* The data options come after the cookie (tcp_adopt), as with 3.21: a
  * connection refused an option is closed once its cookie is read, so
  * that its client sees an orderly end rather than a reset. */
 static int
-tcp_accept(struct iperf_test *test, int listen_fd, int *ready)
+tcp_accept(struct iperf_test *test, int listen_fd, int *ready,
+    int *next_listener)
 {
 	int family;
 
+	(void)next_listener;
 	*ready = 0;
 	return proto_def_accept(test, listen_fd, &family);
 }
@@ -209,21 +211,22 @@ tcp_adopt(struct iperf_test *test, int fd)
 static int
 tcp_connect(struct iperf_test *test, int index)
 {
+	struct sockopt_call call = { test, { 0, 0, 0 } };
 	struct net_dial_args a;
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_STREAM;
 	a.protocol = net_tcp_protocol(test->settings.mptcp);
-	a.domain = test->opt.domain;
-	a.local = test->opt.bind_address;
-	a.local_port = test->opt.bind_port > 0 ? test->opt.bind_port + index : 0;
-	a.bind_dev = test->opt.bind_dev;
-	a.server = test->opt.server_hostname;
-	a.port = test->opt.server_port;
-	a.timeout_ms = test->opt.connect_timeout_ms >= 0 ?
-	    test->opt.connect_timeout_ms : TCP_DATA_CONNECT_TIMEOUT_MS;
+	a.domain = test->opt->domain;
+	a.local = test->opt->bind_address;
+	a.local_port = test->opt->bind_port > 0 ? test->opt->bind_port + index : 0;
+	a.bind_dev = test->opt->bind_dev;
+	a.server = test->opt->server_hostname;
+	a.port = test->opt->server_port;
+	a.timeout_ms = test->opt->connect_timeout_ms >= 0 ?
+	    test->opt->connect_timeout_ms : TCP_DATA_CONNECT_TIMEOUT_MS;
 	a.setopts = tcp_setopts;
-	a.setopts_arg = test;
+	a.setopts_arg = &call;
 	a.flowlabel = test->settings.flowlabel;
 	return proto_def_dial(test, &a);
 }
@@ -352,10 +355,10 @@ const struct iperf_proto_ops proto_tcp = {
 	.default_blksize = DEFAULT_TCP_BLKSIZE,
 	.sock_type = SOCK_STREAM,
 	.sock_protocol = 0,
+	.port_needed = tcp_port_needed,
 	.listen = tcp_listen,
 	.accept = tcp_accept,
 	.adopt = tcp_adopt,
-	.listen_done = tcp_listen_done,
 	.connect = tcp_connect,
 	.stream_init = tcp_stream_init,
 	.stream_release = tcp_stream_release,

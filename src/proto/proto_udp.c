@@ -33,7 +33,7 @@
 
 /* -w on both ends; otherwise make sure a whole datagram fits. */
 static int
-udp_buffers(struct iperf_test *test, int fd)
+udp_buffers(struct iperf_test *test, int fd, struct sockopt_fail *f)
 {
 	int blk = test->settings.blksize;
 	int w = test->settings.socket_bufsize;
@@ -42,7 +42,7 @@ udp_buffers(struct iperf_test *test, int fd)
 	if (w > 0) {
 		if (setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &w, sizeof(w)) == -1 ||
 		    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &w, sizeof(w)) == -1)
-			return iperf_fail(test, IESETBUF, errno);
+			return sockopt_fail(f, IESETBUF, errno);
 	}
 	snd = udp_get_buf(fd, SO_SNDBUF);
 	rcv = udp_get_buf(fd, SO_RCVBUF);
@@ -64,7 +64,8 @@ udp_buffers(struct iperf_test *test, int fd)
 }
 
 static int
-udp_dont_fragment(struct iperf_test *test, int fd)
+udp_dont_fragment(const struct iperf_test *test, int fd,
+    struct sockopt_fail *f)
 {
 #if defined(IP_MTU_DISCOVER) && defined(IP_PMTUDISC_DO)
 	int v = IP_PMTUDISC_DO;
@@ -72,10 +73,10 @@ udp_dont_fragment(struct iperf_test *test, int fd)
 	if (!test->settings.dont_fragment)
 		return 0;
 	if (setsockopt(fd, IPPROTO_IP, IP_MTU_DISCOVER, &v, sizeof(v)) == -1)
-		return iperf_fail(test, IESETDONTFRAGMENT, errno);
+		return sockopt_fail(f, IESETDONTFRAGMENT, errno);
 #else
 	if (test->settings.dont_fragment)
-		return iperf_fail(test, IESETDONTFRAGMENT, 0);
+		return sockopt_fail(f, IESETDONTFRAGMENT, 0);
 #endif
 	return 0;
 }
@@ -88,15 +89,18 @@ set_rcv_timeout(int fd, int seconds)
 	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
-/* Options every data socket gets, before the hello. */
+/* Options every data socket gets, before the hello (net/'s callback;
+ * arg: struct sockopt_call). */
 static int
 udp_sockopts(int fd, int family, void *arg)
 {
-	struct iperf_test *test = arg;
+	struct sockopt_call *call = arg;
+	struct iperf_test *test = call->test;
 
-	if (udp_buffers(test, fd) == -1 || proto_def_check_window(test, fd) == -1)
+	if (udp_buffers(test, fd, &call->fail) == -1 ||
+	    proto_def_check_window(test, fd, &call->fail) == -1)
 		return -1;
-	return proto_def_sockopts(test, fd, family);
+	return proto_def_sockopts(test, fd, family, &call->fail);
 }
 
 /* ---- client -------------------------------------------------------------- */
@@ -136,14 +140,14 @@ await_reply(struct iperf_test *test, int fd, int first)
 	uint64_t deadline = iperf_time_now_us() +
 	    (uint64_t)UDP_HELLO_TIMEOUT_S * USEC_PER_SEC;
 
-	int watch = test->run.ctrl_sck >= 0;
+	int watch = test->run.ses.ctrl_sck >= 0;
 
 	if (test->settings.reverse && !test->settings.bidirectional)
 		limit += 2 * (size_t)test->settings.blksize;
 	while (seen < limit) {
 		ssize_t n;
 		struct pollfd pfd[2] = { { .fd = fd, .events = POLLIN },
-			{ .fd = test->run.ctrl_sck, .events = POLLIN } };
+			{ .fd = test->run.ses.ctrl_sck, .events = POLLIN } };
 
 		/* A signal or iperf_test_interrupt() ends the wait at once. */
 		if (test->interrupted)
@@ -153,7 +157,7 @@ await_reply(struct iperf_test *test, int fd, int first)
 		if (poll(pfd, watch ? 2 : 1, NET_WAIT_SLICE_MS) <= 0)
 			continue;
 		if (watch && pfd[1].revents != 0 &&
-		    ctrl_has_end(test->run.ctrl_sck, &watch))
+		    ctrl_has_end(test->run.ses.ctrl_sck, &watch))
 			return PROTO_CONNECT_CTRL;
 		if (pfd[0].revents == 0)
 			continue;
@@ -181,26 +185,26 @@ await_reply(struct iperf_test *test, int fd, int first)
 static int
 udp_connect(struct iperf_test *test, int index)
 {
+	struct sockopt_call call = { test, { 0, 0, 0 } };
 	struct net_dial_args a;
 	int gai = 0, fd, err, rc;
 
 	memset(&a, 0, sizeof(a));
 	a.type = SOCK_DGRAM;
-	a.domain = test->opt.domain;
-	a.local = test->opt.bind_address;
-	a.local_port = test->opt.bind_port > 0 ? test->opt.bind_port + index : 0;
-	a.bind_dev = test->opt.bind_dev;
-	a.server = test->opt.server_hostname;
-	a.port = test->opt.server_port;
+	a.domain = test->opt->domain;
+	a.local = test->opt->bind_address;
+	a.local_port = test->opt->bind_port > 0 ? test->opt->bind_port + index : 0;
+	a.bind_dev = test->opt->bind_dev;
+	a.server = test->opt->server_hostname;
+	a.port = test->opt->server_port;
 	a.timeout_ms = -1;
 	a.setopts = udp_sockopts;
-	a.setopts_arg = test;
+	a.setopts_arg = &call;
 	a.stop = &test->interrupted;
-	iperf_err_clear(test);
 	fd = net_dial(&a, &gai);
 	if (fd == -1) {
-		if (test->run.err.code != 0)
-			return -1;
+		if (call.fail.code != 0)
+			return sockopt_fail_test(test, &call.fail);
 		return iperf_fail_net(test, IESTREAMCONNECT, gai);
 	}
 	if (set_rcv_timeout(fd, UDP_HELLO_TIMEOUT_S) == -1 ||
@@ -210,8 +214,8 @@ udp_connect(struct iperf_test *test, int index)
 		return iperf_fail(test, IESTREAMWRITE, err);
 	}
 	rc = await_reply(test, fd, index == 0);
-	if (rc == 0 && udp_dont_fragment(test, fd) == -1)
-		rc = -1;
+	if (rc == 0 && udp_dont_fragment(test, fd, &call.fail) == -1)
+		rc = sockopt_fail_test(test, &call.fail);
 	if (rc != 0) {
 		close(fd);
 		return rc;
@@ -224,7 +228,7 @@ static int
 udp_client_init(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
-	int mss = test->run.ctrl_mss;
+	int mss = test->run.cli.ctrl_mss;
 
 	if (s->blksize_set && s->blksize > 0) {
 		if (mss > 0 && s->blksize > mss)
@@ -244,7 +248,7 @@ udp_client_init(struct iperf_test *test)
 		    s->blksize);
 	}
 	/* --gsro: GSO segments are whole datagrams of `len` bytes. */
-	if (test->opt.gsro) {
+	if (test->opt->gsro) {
 		s->gso_dg_size = s->blksize;
 		s->gso_bf_size = udp_gso_buffer_size(s->blksize);
 	}
@@ -257,8 +261,8 @@ static int
 udp_bind_listener(struct iperf_test *test)
 {
 	int gai = 0;
-	int fd = net_listen(SOCK_DGRAM, test->opt.domain, test->opt.bind_address,
-	    test->opt.server_port, test->opt.bind_dev, NULL, NULL, &gai);
+	int fd = net_listen(SOCK_DGRAM, test->opt->domain, test->opt->bind_address,
+	    test->opt->server_port, test->opt->bind_dev, NULL, NULL, &gai);
 
 	if (fd == -1)
 		return iperf_fail_net(test, IESTREAMLISTEN, gai);
@@ -285,22 +289,20 @@ known_peer(struct iperf_test *test, const struct sockaddr_storage *ss,
 	return 0;
 }
 
-/* Move the listening role to a fresh unconnected socket on the port (the
- * server's accept path watches run.prot_listener, whichever it is). */
+/* The listening socket becomes the stream: the listening role moves to a
+ * fresh unconnected socket on the port, handed to the server. */
 static int
-replace_listener(struct iperf_test *test)
+next_listener_of(struct iperf_test *test, int *next_listener)
 {
-	int nfd = udp_bind_listener(test);
-
-	if (nfd == -1)
-		return -1;
-	test->run.prot_listener = nfd;
-	return 0;
+	*next_listener = udp_bind_listener(test);
+	return *next_listener == -1 ? -1 : 0;
 }
 
 static int
-udp_accept(struct iperf_test *test, int listen_fd, int *ready)
+udp_accept(struct iperf_test *test, int listen_fd, int *ready,
+    int *next_listener)
 {
+	struct sockopt_fail f = { 0, 0, 0 };
 	unsigned char buf[64];
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
@@ -316,24 +318,26 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready)
 	/* Our client asked for GSO/GRO: grant it in the reply (ext.h). */
 	test->run.udp_offload = (test->settings.ext_want & EXT_UDP_OFFLOAD) &&
 	    test->settings.rate == 0 && /* -b 0 only (ext.h) */
-	    ext_udp_offload_built() && !test->opt.no_udp_offload &&
+	    ext_udp_offload_built() && !test->opt->no_udp_offload &&
 	    !test->settings.gso && !test->settings.gro;
 	if (connect(listen_fd, (struct sockaddr *)&ss, len) == -1)
 		return iperf_fail(test, IESTREAMACCEPT, errno);
-	test->run.prot_listener = -1;
+	*next_listener = -1;
 	/* From here on a failure ends the test (the socket is the stream's);
 	 * -w and -S were tried before CREATE_STREAMS (proto_def_trial). */
-	if (udp_buffers(test, listen_fd) == -1 ||
-	    proto_def_check_window(test, listen_fd) == -1 ||
-	    replace_listener(test) == -1 ||
+	if (udp_buffers(test, listen_fd, &f) == -1 ||
+	    proto_def_check_window(test, listen_fd, &f) == -1 ||
+	    next_listener_of(test, next_listener) == -1 ||
 	    (test->run.udp_offload ?
 		send(listen_fd, udp_hello_reply_offload, UDP_HELLO_OFFLOAD_LEN,
 		    0) :
 		send(listen_fd, udp_hello_reply, UDP_HELLO_LEN, 0)) == -1 ||
-	    proto_def_sockopts(test, listen_fd, ss.ss_family) == -1 ||
-	    udp_dont_fragment(test, listen_fd) == -1) {
-		if (test->run.err.code == 0)
-			iperf_fail(test, IESTREAMWRITE, errno);
+	    proto_def_sockopts(test, listen_fd, ss.ss_family, &f) == -1 ||
+	    udp_dont_fragment(test, listen_fd, &f) == -1) {
+		if (f.code != 0)
+			(void)sockopt_fail_test(test, &f);
+		else if (test->run.err.code == 0)
+			(void)iperf_fail(test, IESTREAMWRITE, errno);
 		close(listen_fd);
 		return PROTO_ACCEPT_FATAL;
 	}
@@ -441,7 +445,7 @@ arrival_of(const struct udp_ctx *c, const struct udp_rx_meta *meta)
 	return (int64_t)(c->kts ? iperf_time_wall_us() : iperf_time_now_us());
 }
 
-/* One datagram of len bytes (sp->lock held); flags: udp_acct_update's.
+/* One datagram of len bytes (sp->w.lock held); flags: udp_acct_update's.
  * Jitter and delay variation sample it only if it has its own send and
  * arrival times. */
 static void
@@ -450,25 +454,25 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 {
 	struct udp_header h;
 
-	sp->live.bytes += (uint64_t)len;
-	sp->live.blocks++;
+	sp->w.live.bytes += (uint64_t)len;
+	sp->w.live.blocks++;
 	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
 		int64_t sent = (int64_t)h.sec * 1000000 + (int64_t)h.usec;
 
 		if (udp_acct_update(&c->acct, h.seq, c->counters64, sent,
 			arrival, flags)) {
 			dv_arrival_set(&c->at, (uint64_t)arrival);
-			(void)delayvar_add(&sp->delay, h.sec, h.usec, &c->at,
+			(void)delayvar_add(&sp->w.delay, h.sec, h.usec, &c->at,
 			    NULL);
 		}
-		sp->live.packets = c->acct.hi;
-		sp->live.lost = c->acct.lost;
-		sp->live.ooo = c->acct.ooo;
-		sp->live.jitter = c->acct.jitter;
+		sp->w.live.packets = c->acct.hi;
+		sp->w.live.lost = c->acct.lost;
+		sp->w.live.ooo = c->acct.ooo;
+		sp->w.live.jitter = c->acct.jitter;
 	}
 }
 
-/* Drops the count that came with a buffer added (sp->lock held). */
+/* Drops the count that came with a buffer added (sp->w.lock held). */
 static uint32_t
 new_drops(struct udp_ctx *c, const struct udp_rx_meta *meta)
 {
@@ -518,8 +522,8 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		return n;
 	arrival = arrival_of(c, &meta);
 	udp_gro_iter_init(&it, (size_t)n, meta.gro_seg);
-	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = iperf_time_now_us();
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.last_rx_us = iperf_time_now_us();
 	drops = new_drops(c, &meta);
 	lost0 = c->acct.lost;
 	/* Like a plain receive, a datagram counts at most `len` bytes; the
@@ -531,9 +535,9 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		segs++;
 	}
 	if (drops > 0)
-		sp->live.rxq_drops += udp_gro_drops(drops, segs,
+		sp->w.live.rxq_drops += udp_gro_drops(drops, segs,
 		    c->acct.lost - lost0);
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 	return n;
 }
 
@@ -556,13 +560,13 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	k = recvmmsg(sp->socket, b->mm, UDP_RECV_BATCH, MSG_WAITFORONE, NULL);
 	if (k <= 0)
 		return k;
-	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = iperf_time_now_us();
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.last_rx_us = iperf_time_now_us();
 	for (i = 0; i < k; i++) {
 		unsigned int fl = 0;
 
 		udp_rx_meta_parse(&b->mm[i].msg_hdr, &meta);
-		sp->live.rxq_drops += new_drops(c, &meta);
+		sp->w.live.rxq_drops += new_drops(c, &meta);
 		/* Without a time of its own a datagram shares the call's. */
 		if (meta.has_time || i == 0)
 			arrival = arrival_of(c, &meta);
@@ -572,7 +576,7 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		    b->mm[i].msg_len, arrival, fl);
 		total += (ssize_t)b->mm[i].msg_len;
 	}
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 	return total;
 #else
 	(void)sp;
@@ -610,16 +614,16 @@ udp_recv(struct iperf_stream *sp)
 	if (n <= 0)
 		return n;
 	arrival = arrival_of(c, &meta);
-	pthread_mutex_lock(&sp->lock);
-	sp->live.last_rx_us = iperf_time_now_us();
-	sp->live.rxq_drops += new_drops(c, &meta);
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.last_rx_us = iperf_time_now_us();
+	sp->w.live.rxq_drops += new_drops(c, &meta);
 	account_datagram(sp, c, (const unsigned char *)sp->buffer, (size_t)n,
 	    arrival, 0);
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 	return n;
 }
 
-/* Called with sp->lock held at the end of the omit period. */
+/* Called with sp->w.lock held at the end of the omit period. */
 static void
 udp_omit_reset(struct iperf_stream *sp)
 {
@@ -628,7 +632,7 @@ udp_omit_reset(struct iperf_stream *sp)
 	if (c == NULL)
 		return;
 	udp_acct_omit_reset(&c->acct);
-	sp->live.jitter = 0.0;
+	sp->w.live.jitter = 0.0;
 }
 
 const struct iperf_proto_ops proto_udp = {
@@ -641,7 +645,6 @@ const struct iperf_proto_ops proto_udp = {
 	.client_init = udp_client_init,
 	.listen = udp_listen,
 	.accept = udp_accept,
-	.listen_done = proto_def_listen_done,
 	.connect = udp_connect,
 	.stream_init = udp_stream_init,
 	.stream_release = udp_stream_release,

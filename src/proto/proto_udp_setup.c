@@ -31,9 +31,10 @@ udp_get_buf(int fd, int opt)
 
 /* ---- GSO / GRO (--gsro) ------------------------------------------------- */
 
-/* Sender: one send carries several datagrams, cut by the kernel. */
-static void
-gso_setup(struct iperf_stream *sp, struct udp_ctx *c)
+/* Sender: one send carries several datagrams, cut by the kernel (where
+ * GSO was granted). */
+void
+udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 {
 #ifdef HAVE_UDP_GSO
 	const struct iperf_settings *s = &sp->test->settings;
@@ -220,12 +221,6 @@ rcvbuf_for_rate(struct iperf_stream *sp)
 		    "UDP receive buffer: asked for %d bytes, the system allows %d "
 		    "(net.core.rmem_max); a larger -w or rmem_max avoids loss "
 		    "in this host", want, have / 2);
-}
-
-void
-udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c)
-{
-	gso_setup(sp, c);
 }
 
 void

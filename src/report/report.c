@@ -17,13 +17,13 @@
 void
 report_timestamp(const struct iperf_test *test, char *buf, size_t len)
 {
-	const char *fmt = test->opt.timestamp_format != NULL ?
-	    test->opt.timestamp_format : IPERF_TIMESTAMP_DEFAULT;
+	const char *fmt = test->opt->timestamp_format != NULL ?
+	    test->opt->timestamp_format : IPERF_TIMESTAMP_DEFAULT;
 	time_t now;
 	struct tm tm;
 
 	buf[0] = '\0';
-	if (!test->opt.timestamps)
+	if (!test->opt->timestamps)
 		return;
 	now = time(NULL);
 	if (localtime_r(&now, &tm) == NULL)
@@ -43,24 +43,24 @@ capture_server_output(struct iperf_test *test, const char *text, size_t len)
 	size_t need;
 	char *nb;
 
-	if (test->opt.role != 's' || !test->run.capture_output)
+	if (test->opt->role != 's' || !test->run.srv.capture_output)
 		return;
 	if (len > IPERF_SERVER_OUTPUT_LINE_MAX)
 		len = IPERF_SERVER_OUTPUT_LINE_MAX;
-	need = test->run.server_outlen + len + 1;
-	if (need > test->run.server_outcap) {
-		size_t ncap = test->run.server_outcap > 0 ? test->run.server_outcap : 1024;
+	need = test->run.rep.server_outlen + len + 1;
+	if (need > test->run.rep.server_outcap) {
+		size_t ncap = test->run.rep.server_outcap > 0 ? test->run.rep.server_outcap : 1024;
 		while (ncap < need)
 			ncap *= 2;
-		nb = realloc(test->run.server_outbuf, ncap);
+		nb = realloc(test->run.rep.server_outbuf, ncap);
 		if (nb == NULL)
 			return;
-		test->run.server_outbuf = nb;
-		test->run.server_outcap = ncap;
+		test->run.rep.server_outbuf = nb;
+		test->run.rep.server_outcap = ncap;
 	}
-	memcpy(test->run.server_outbuf + test->run.server_outlen, text, len);
-	test->run.server_outlen += len;
-	test->run.server_outbuf[test->run.server_outlen] = '\0';
+	memcpy(test->run.rep.server_outbuf + test->run.rep.server_outlen, text, len);
+	test->run.rep.server_outlen += len;
+	test->run.rep.server_outbuf[test->run.rep.server_outlen] = '\0';
 }
 
 /*
@@ -113,7 +113,7 @@ iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
 	report_timestamp(test, ts, sizeof(ts));
 	n = (size_t)snprintf(line, sizeof(line), "%s", ts);
 	tslen = n < sizeof(line) ? n : sizeof(line) - 1;
-	if (test->opt.role == 'c' && test->settings.title != NULL &&
+	if (test->opt->role == 'c' && test->settings.title != NULL &&
 	    n < sizeof(line))
 		n += (size_t)snprintf(line + n, sizeof(line) - n, "%s:  ",
 		    test->settings.title);
@@ -162,7 +162,7 @@ report_debug(struct iperf_test *test, int lvl, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (test->opt.debug_level < lvl)
+	if (test->opt->debug_level < lvl)
 		return;
 	va_start(ap, fmt);
 	(void)vfprintf(stdout, fmt, ap);

@@ -48,12 +48,11 @@ extern const struct report_ops report_text;
 extern const struct report_ops report_json;
 extern const struct report_ops report_csv;
 
-/* The CLI: write the -J document as the run goes when nothing needs it
- * whole (report_json_doc.c); the library default keeps it whole. */
-void report_json_incremental(struct iperf_test *test, int on);
-
 /* Pick the reporter from the test's options (JSON, CSV or text). */
 void report_select(struct iperf_test *test);
+/* The reporters' part of the run (struct run_report) released: the
+ * documents, the captured server output, the --plot/--metrics sinks. */
+void report_run_release(struct iperf_test *test);
 
 /*
  * Report output: adds the --timestamps prefix and (client only) the -T

@@ -37,7 +37,7 @@ int
 report_retr_known(const struct iperf_test *test)
 {
 	return test->sender_has_retransmits == 1 ||
-	    (test->opt.role == 'c' && test->peer_has_retransmits == 1);
+	    (test->opt->role == 'c' && test->peer_has_retransmits == 1);
 }
 
 static int
@@ -59,7 +59,7 @@ report_group_has_retr(const struct iperf_test *test, int g)
 		return 1;
 	if (report_group_sends(test, g))
 		return test->sender_has_retransmits == 1;
-	return test->opt.role == 'c' && test->peer_has_retransmits == 1;
+	return test->opt->role == 'c' && test->peer_has_retransmits == 1;
 }
 
 int
@@ -75,13 +75,13 @@ report_mode_sender(const struct iperf_test *test)
 {
 	int reverse = test->settings.reverse != 0;
 
-	return test->opt.role == 'c' ? !reverse : reverse;
+	return test->opt->role == 'c' ? !reverse : reverse;
 }
 
 int
 report_peer_known(const struct iperf_test *test, const struct iperf_stream *sp)
 {
-	return test->opt.role == 'c' && sp->peer.present;
+	return test->opt->role == 'c' && sp->peer.present;
 }
 
 int
@@ -95,7 +95,7 @@ report_group_sends(const struct iperf_test *test, int g)
 {
 	if (!report_is_bidir(test))
 		return test->mode == MODE_SENDER;
-	return (g == 0) == (test->opt.role == 'c');
+	return (g == 0) == (test->opt->role == 'c');
 }
 
 int
@@ -126,7 +126,7 @@ report_role_tag(const struct iperf_test *test, const struct iperf_stream *sp,
 	if (report_is_bidir(test))
 		(void)snprintf(tag, REPORT_ROLE_LEN, "[%s-%c]",
 		    sp->sender ? "TX" : "RX",
-		    test->opt.role == 'c' ? 'C' : 'S');
+		    test->opt->role == 'c' ? 'C' : 'S');
 }
 
 /* Peer datagram counts with the omit period taken out when we can. */
@@ -240,7 +240,7 @@ report_remote_cpu(const struct iperf_test *test, double out[3])
 	int i;
 
 	for (i = 0; i < 3; i++)
-		out[i] = test->opt.role == 'c' ? test->run.remote_cpu_util[i] : 0.0;
+		out[i] = test->opt->role == 'c' ? test->run.remote_cpu_util[i] : 0.0;
 }
 
 void
@@ -248,7 +248,7 @@ report_congestion(const struct iperf_test *test, int sends, const char **snd,
     const char **rcv)
 {
 	const char *local = test->run.congestion_used;
-	const char *remote = test->opt.role == 'c' ?
+	const char *remote = test->opt->role == 'c' ?
 	    test->run.remote_congestion_used : NULL;
 
 	*snd = sends ? local : remote;
@@ -273,8 +273,8 @@ report_diskfile_size(const struct iperf_test *test)
 
 	if (test->diskfile_size > 0)
 		return test->diskfile_size;
-	if (test->opt.diskfile_name == NULL ||
-	    stat(test->opt.diskfile_name, &st) == -1)
+	if (test->opt->diskfile_name == NULL ||
+	    stat(test->opt->diskfile_name, &st) == -1)
 		return 0;
 	return (int64_t)st.st_size;
 }

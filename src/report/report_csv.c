@@ -73,7 +73,7 @@ static void header_once(struct iperf_test *test);
 static void
 emit_row(struct iperf_test *test, struct csv_row *row)
 {
-	if (test->opt.role == 'c')
+	if (test->opt->role == 'c')
 		header_once(test);
 	if (csv_row_end(row) == 0)
 		report_write_plain(test, row->buf, row->len);
@@ -131,14 +131,14 @@ figure(struct csv_row *row, const cJSON *rec, const char *key)
 static void
 meta(struct iperf_test *test, struct csv_row *row, const struct csv_what *w)
 {
-	int server = test->opt.role == 's';
+	int server = test->opt->role == 's';
 
 	if (server && test->server_test_number > 0)
 		csv_row_num(row, test->server_test_number);
 	else
 		csv_row_text(row, NULL);
-	csv_row_text(row, server ? test->run.peer_host :
-	    test->opt.server_hostname);
+	csv_row_text(row, server ? test->run.srv.peer_host :
+	    test->opt->server_hostname);
 	csv_row_text(row, server ? NULL : test->settings.title);
 	csv_row_text(row, w->kind);
 	csv_row_text(row, w->stream);
@@ -162,7 +162,7 @@ record_row(struct iperf_test *test, struct csv_row *row,
 static const char *
 direction(const struct iperf_test *test, int local_sends)
 {
-	return local_sends == (test->opt.role == 'c') ? "upload" : "download";
+	return local_sends == (test->opt->role == 'c') ? "upload" : "download";
 }
 
 static int
@@ -306,7 +306,7 @@ static void
 csv_begin(struct iperf_test *test)
 {
 	test->run.start_wall_ms = 0;
-	if (test->mrun == NULL && test->opt.role == 's')
+	if (test->mrun == NULL && test->opt->role == 's')
 		header_once(test);
 }
 

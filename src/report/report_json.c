@@ -101,18 +101,18 @@ json_begin(struct iperf_test *test)
 	char info[512];
 
 	test->run.start_wall_ms = 0;
-	cJSON_Delete(test->run.json_top);
-	test->run.json_top = cJSON_CreateObject();
-	test->run.json_start = add_object(test->run.json_top, "start");
-	test->run.json_connected = test->run.json_start != NULL ?
-	    cJSON_AddArrayToObject(test->run.json_start, "connected") : NULL;
+	cJSON_Delete(test->run.rep.json_top);
+	test->run.rep.json_top = cJSON_CreateObject();
+	test->run.rep.json_start = add_object(test->run.rep.json_top, "start");
+	test->run.rep.json_connected = test->run.rep.json_start != NULL ?
+	    cJSON_AddArrayToObject(test->run.rep.json_start, "connected") : NULL;
 	get_system_info(info, sizeof(info));
-	add_str(test->run.json_start, "version", REPORT_VERSION_TEXT);
-	add_str(test->run.json_start, "system_info", info);
-	add_implementation(test->run.json_start, test);
-	test->run.json_intervals = test->run.json_top != NULL ?
-	    cJSON_AddArrayToObject(test->run.json_top, "intervals") : NULL;
-	test->run.json_end = add_object(test->run.json_top, "end");
+	add_str(test->run.rep.json_start, "version", REPORT_VERSION_TEXT);
+	add_str(test->run.rep.json_start, "system_info", info);
+	add_implementation(test->run.rep.json_start, test);
+	test->run.rep.json_intervals = test->run.rep.json_top != NULL ?
+	    cJSON_AddArrayToObject(test->run.rep.json_top, "intervals") : NULL;
+	test->run.rep.json_end = add_object(test->run.rep.json_top, "end");
 }
 
 static void
@@ -120,10 +120,10 @@ add_buffer_sizes(struct iperf_test *test)
 {
 	if (report_is_sctp(test))
 		return;
-	add_num(test->run.json_start, "sock_bufsize",
+	add_num(test->run.rep.json_start, "sock_bufsize",
 	    test->settings.socket_bufsize);
-	add_num(test->run.json_start, "sndbuf_actual", test->run.sndbuf_actual);
-	add_num(test->run.json_start, "rcvbuf_actual", test->run.rcvbuf_actual);
+	add_num(test->run.rep.json_start, "sndbuf_actual", test->run.sndbuf_actual);
+	add_num(test->run.rep.json_start, "rcvbuf_actual", test->run.rcvbuf_actual);
 }
 
 /* Server: parameters accepted (3.21 puts these before the timestamp). */
@@ -131,7 +131,7 @@ static void
 json_on_params(struct iperf_test *test)
 {
 	if (test->settings.rate != 0)
-		add_num(test->run.json_start, "target_bitrate",
+		add_num(test->run.rep.json_start, "target_bitrate",
 		    (double)test->settings.rate);
 	if (!report_is_datagram(test))
 		add_buffer_sizes(test);
@@ -140,7 +140,7 @@ json_on_params(struct iperf_test *test)
 static void
 add_timestamp(struct iperf_test *test)
 {
-	cJSON *ts = add_object(test->run.json_start, "timestamp");
+	cJSON *ts = add_object(test->run.rep.json_start, "timestamp");
 	char when[64];
 	time_t secs;
 	uint64_t ms;
@@ -155,27 +155,27 @@ add_timestamp(struct iperf_test *test)
 static void
 json_on_connect(struct iperf_test *test)
 {
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 	cJSON *peer;
 
 	add_timestamp(test);
-	peer = add_object(test->run.json_start,
+	peer = add_object(test->run.rep.json_start,
 	    client ? "connecting_to" : "accepted_connection");
-	add_str(peer, "host", client ? test->opt.server_hostname :
-	    test->run.peer_host);
-	add_num(peer, "port", client ? test->opt.server_port : test->run.peer_port);
-	add_str(test->run.json_start, "cookie", test->run.cookie);
+	add_str(peer, "host", client ? test->opt->server_hostname :
+	    test->run.srv.peer_host);
+	add_num(peer, "port", client ? test->opt->server_port : test->run.srv.peer_port);
+	add_str(test->run.rep.json_start, "cookie", test->run.cookie);
 	if (!report_is_datagram(test) && !report_is_sctp(test)) {
 		if (test->settings.mss > 0)
-			add_num(test->run.json_start, "tcp_mss",
+			add_num(test->run.rep.json_start, "tcp_mss",
 			    test->settings.mss);
 		else
-			add_num(test->run.json_start, "tcp_mss_default",
-			    client ? test->run.ctrl_mss : 0);
+			add_num(test->run.rep.json_start, "tcp_mss_default",
+			    client ? test->run.cli.ctrl_mss : 0);
 	}
-	add_num(test->run.json_start, "target_bitrate",
+	add_num(test->run.rep.json_start, "target_bitrate",
 	    (double)test->settings.rate);
-	add_num(test->run.json_start, "fq_rate", (double)test->settings.fqrate);
+	add_num(test->run.rep.json_start, "fq_rate", (double)test->settings.fqrate);
 }
 
 static void
@@ -183,10 +183,10 @@ json_on_new_stream(struct iperf_stream *sp)
 {
 	cJSON *c;
 
-	if (sp->test->run.json_connected == NULL)
+	if (sp->test->run.rep.json_connected == NULL)
 		return;
 	c = report_json_connected(sp);
-	if (c != NULL && !cJSON_AddItemToArray(sp->test->run.json_connected, c))
+	if (c != NULL && !cJSON_AddItemToArray(sp->test->run.rep.json_connected, c))
 		cJSON_Delete(c);
 }
 
@@ -195,12 +195,12 @@ json_on_test_start(struct iperf_test *test)
 {
 	cJSON *ts;
 
-	if (test->opt.role == 'c' || report_is_datagram(test))
+	if (test->opt->role == 'c' || report_is_datagram(test))
 		add_buffer_sizes(test);
 	/* Ours: whether the UDP streams run with GSO/GRO (ext.h). */
-	if (report_is_datagram(test) && test->run.json_start != NULL) {
+	if (report_is_datagram(test) && test->run.rep.json_start != NULL) {
 		cJSON *impl = cJSON_GetObjectItemCaseSensitive(
-		    test->run.json_start, "implementation");
+		    test->run.rep.json_start, "implementation");
 
 		if (impl != NULL)
 			(void)cJSON_AddBoolToObject(impl, "udp_offload",
@@ -208,11 +208,11 @@ json_on_test_start(struct iperf_test *test)
 			    test->settings.gro);
 	}
 	ts = report_json_test_start(test);
-	if (ts != NULL && (test->run.json_start == NULL ||
-	    !cJSON_AddItemToObject(test->run.json_start, "test_start", ts)))
+	if (ts != NULL && (test->run.rep.json_start == NULL ||
+	    !cJSON_AddItemToObject(test->run.rep.json_start, "test_start", ts)))
 		cJSON_Delete(ts);
-	if (test->opt.json_stream && test->run.json_start != NULL)
-		emit_event(test, "start", test->run.json_start);
+	if (test->opt->json_stream && test->run.rep.json_start != NULL)
+		emit_event(test, "start", test->run.rep.json_start);
 }
 
 /* json-stream without full output keeps no intervals, unless a server
@@ -220,8 +220,8 @@ json_on_test_start(struct iperf_test *test)
 static int
 keep_intervals(const struct iperf_test *test)
 {
-	return !test->opt.json_stream || test->opt.json_stream_full_output ||
-	    (test->opt.role == 's' && test->settings.get_server_output);
+	return !test->opt->json_stream || test->opt->json_stream_full_output ||
+	    (test->opt->role == 's' && test->settings.get_server_output);
 }
 
 static void
@@ -231,18 +231,18 @@ json_interval(struct iperf_test *test)
 
 	if (iv == NULL)
 		return;
-	if (test->opt.json_stream)
+	if (test->opt->json_stream)
 		emit_event(test, "interval", iv);
 	/* The CLI's -J: written now, not kept (report_json_doc.c). */
-	if (test->run.json_doc_state == 1 || report_json_doc_wanted(test)) {
+	if (test->run.rep.json_doc_state == 1 || report_json_doc_wanted(test)) {
 		report_json_doc_interval(test, iv);
 		if (!report_json_doc_copy_wanted()) {
 			cJSON_Delete(iv);
 			return;
 		}
 	}
-	if (keep_intervals(test) && test->run.json_intervals != NULL &&
-	    cJSON_AddItemToArray(test->run.json_intervals, iv))
+	if (keep_intervals(test) && test->run.rep.json_intervals != NULL &&
+	    cJSON_AddItemToArray(test->run.rep.json_intervals, iv))
 		return;
 	cJSON_Delete(iv);
 }
@@ -252,19 +252,19 @@ json_summary(struct iperf_test *test)
 {
 	cJSON *end;
 
-	if (test->run.json_top == NULL)
+	if (test->run.rep.json_top == NULL)
 		return;
 	end = report_json_end(test);
 	if (end == NULL)
 		return;
-	if (cJSON_GetObjectItemCaseSensitive(test->run.json_top, "end") != NULL) {
-		if (cJSON_ReplaceItemInObjectCaseSensitive(test->run.json_top,
+	if (cJSON_GetObjectItemCaseSensitive(test->run.rep.json_top, "end") != NULL) {
+		if (cJSON_ReplaceItemInObjectCaseSensitive(test->run.rep.json_top,
 		    "end", end)) {
-			test->run.json_end = end;
+			test->run.rep.json_end = end;
 			return;
 		}
-	} else if (cJSON_AddItemToObject(test->run.json_top, "end", end)) {
-		test->run.json_end = end;
+	} else if (cJSON_AddItemToObject(test->run.rep.json_top, "end", end)) {
+		test->run.rep.json_end = end;
 		return;
 	}
 	cJSON_Delete(end);
@@ -276,66 +276,66 @@ add_trailer(struct iperf_test *test)
 {
 	cJSON *copy;
 
-	add_str(test->run.json_top, "title", test->settings.title);
-	add_str(test->run.json_top, "extra_data", test->settings.extra_data);
-	if (test->opt.role != 'c' || !test->settings.get_server_output)
+	add_str(test->run.rep.json_top, "title", test->settings.title);
+	add_str(test->run.rep.json_top, "extra_data", test->settings.extra_data);
+	if (test->opt->role != 'c' || !test->settings.get_server_output)
 		return;
-	if (test->run.json_server_output != NULL) {
-		copy = cJSON_Duplicate(test->run.json_server_output, 1);
-		if (copy != NULL && !cJSON_AddItemToObject(test->run.json_top,
+	if (test->run.ses.json_server_output != NULL) {
+		copy = cJSON_Duplicate(test->run.ses.json_server_output, 1);
+		if (copy != NULL && !cJSON_AddItemToObject(test->run.rep.json_top,
 		    "server_output_json", copy))
 			cJSON_Delete(copy);
 	}
-	add_str(test->run.json_top, "server_output_text",
-	    test->run.server_output_text);
+	add_str(test->run.rep.json_top, "server_output_text",
+	    test->run.ses.server_output_text);
 }
 
 static void
 emit_document(struct iperf_test *test)
 {
-	free(test->run.json_output_string);
-	test->run.json_output_string = cJSON_Print(test->run.json_top);
-	if (test->run.json_output_string != NULL)
-		emit_text(test, test->run.json_output_string);
+	free(test->run.rep.json_output_string);
+	test->run.rep.json_output_string = cJSON_Print(test->run.rep.json_top);
+	if (test->run.rep.json_output_string != NULL)
+		emit_text(test, test->run.rep.json_output_string);
 }
 
 /* --json-stream closing events: error (first only), server output, end. */
 static void
 emit_closing_events(struct iperf_test *test)
 {
-	cJSON *err = cJSON_GetObjectItemCaseSensitive(test->run.json_top, "error");
+	cJSON *err = cJSON_GetObjectItemCaseSensitive(test->run.rep.json_top, "error");
 	cJSON *empty = NULL;
 
 	if (err != NULL)
 		emit_event(test, "error", err);
-	if (test->opt.role == 'c' && test->settings.get_server_output) {
-		if (test->run.json_server_output != NULL)
+	if (test->opt->role == 'c' && test->settings.get_server_output) {
+		if (test->run.ses.json_server_output != NULL)
 			emit_event(test, "server_output_json",
-			    test->run.json_server_output);
-		else if (test->run.server_output_text != NULL) {
-			cJSON *t = cJSON_CreateString(test->run.server_output_text);
+			    test->run.ses.json_server_output);
+		else if (test->run.ses.server_output_text != NULL) {
+			cJSON *t = cJSON_CreateString(test->run.ses.server_output_text);
 			if (t != NULL)
 				emit_event(test, "server_output_text", t);
 			cJSON_Delete(t);
 		}
 	}
-	if (test->run.json_end == NULL)
+	if (test->run.rep.json_end == NULL)
 		empty = cJSON_CreateObject();
-	emit_event(test, "end", test->run.json_end != NULL ? test->run.json_end : empty);
+	emit_event(test, "end", test->run.rep.json_end != NULL ? test->run.rep.json_end : empty);
 	cJSON_Delete(empty);
 }
 
 static void
 json_finish(struct iperf_test *test)
 {
-	if (test->run.json_top == NULL)
+	if (test->run.rep.json_top == NULL)
 		return;
-	if (test->opt.json_stream)
+	if (test->opt->json_stream)
 		emit_closing_events(test);
 	add_trailer(test);
 	if (report_json_doc_finish(test))
 		return;
-	if (!test->opt.json_stream || test->opt.json_stream_full_output)
+	if (!test->opt->json_stream || test->opt->json_stream_full_output)
 		emit_document(test);
 }
 
@@ -344,12 +344,12 @@ json_error(struct iperf_test *test, const char *msg)
 {
 	cJSON *s;
 
-	if (test->run.json_top == NULL) {
+	if (test->run.rep.json_top == NULL) {
 		report_text.error(test, msg);
 		return;
 	}
 	s = cJSON_CreateString(msg);
-	if (s != NULL && !cJSON_AddItemToObject(test->run.json_top, "error", s))
+	if (s != NULL && !cJSON_AddItemToObject(test->run.rep.json_top, "error", s))
 		cJSON_Delete(s);
 }
 

@@ -70,7 +70,7 @@ report_json_test_start(const struct iperf_test *test)
 	report_json_num(o, "target_bitrate", (double)s->rate, &err);
 	report_json_num(o, "bidir", s->bidirectional ? 1 : 0, &err);
 	report_json_num(o, "fqrate", (double)s->fqrate, &err);
-	report_json_num(o, "interval", test->opt.stats_interval, &err);
+	report_json_num(o, "interval", test->opt->stats_interval, &err);
 	report_json_num(o, "gso", s->gso ? 1 : 0, &err);
 	report_json_num(o, "gro", s->gro ? 1 : 0, &err);
 	return finish(o, err);

@@ -32,20 +32,14 @@
 
 #define JSON_WHOLE_COPY_ENV "IPERF3_JSON_WHOLE_COPY"
 
-void
-report_json_incremental(struct iperf_test *test, int on)
-{
-	test->opt.json_incremental = on != 0;
-}
-
 int
 report_json_doc_wanted(const struct iperf_test *test)
 {
-	return test->opt.json_incremental && test->opt.json_output &&
-	    !test->opt.json_stream && test->json_callback == NULL &&
+	return test->opt->json_incremental && test->opt->json_output &&
+	    !test->opt->json_stream && test->json_callback == NULL &&
 	    test->outfile != NULL && test->tag <= 0 &&
-	    !(test->opt.role == 's' && test->settings.get_server_output) &&
-	    test->run.json_top != NULL && test->run.json_intervals != NULL;
+	    !(test->opt->role == 's' && test->settings.get_server_output) &&
+	    test->run.rep.json_top != NULL && test->run.rep.json_intervals != NULL;
 }
 
 int
@@ -97,13 +91,13 @@ put_head(struct iperf_test *test)
 	const cJSON *item;
 
 	(void)fputs("{\n", test->outfile);
-	for (item = test->run.json_top->child;
-	    item != NULL && item != test->run.json_intervals; item = item->next) {
+	for (item = test->run.rep.json_top->child;
+	    item != NULL && item != test->run.rep.json_intervals; item = item->next) {
 		put_member(test->outfile, item);
 		(void)fputs(",\n", test->outfile);
 	}
 	(void)fputs("\t\"intervals\":\t[", test->outfile);
-	test->run.json_doc_state = 1;
+	test->run.rep.json_doc_state = 1;
 }
 
 void
@@ -114,14 +108,14 @@ report_json_doc_interval(struct iperf_test *test, const cJSON *iv)
 	if (text == NULL)
 		return;
 	pthread_mutex_lock(test->out_lock);
-	if (test->run.json_doc_state == 2) { /* closed: nothing after it */
+	if (test->run.rep.json_doc_state == 2) { /* closed: nothing after it */
 		pthread_mutex_unlock(test->out_lock);
 		cJSON_free(text);
 		return;
 	}
-	if (test->run.json_doc_state == 0)
+	if (test->run.rep.json_doc_state == 0)
 		put_head(test);
-	if (test->run.json_doc_count++ > 0)
+	if (test->run.rep.json_doc_count++ > 0)
 		(void)fputs(", ", test->outfile);
 	put_indented(test->outfile, text, 2);
 	put_done(test);
@@ -136,7 +130,7 @@ write_whole_copy(const struct iperf_test *test)
 	char *text;
 	FILE *f;
 
-	if (path == NULL || (text = cJSON_Print(test->run.json_top)) == NULL)
+	if (path == NULL || (text = cJSON_Print(test->run.rep.json_top)) == NULL)
 		return;
 	f = fopen(path, "w");
 	if (f != NULL) {
@@ -152,17 +146,17 @@ report_json_doc_finish(struct iperf_test *test)
 {
 	const cJSON *item;
 
-	if (test->run.json_doc_state != 1)
-		return test->run.json_doc_state;
+	if (test->run.rep.json_doc_state != 1)
+		return test->run.rep.json_doc_state;
 	pthread_mutex_lock(test->out_lock);
 	(void)fputc(']', test->outfile);
-	for (item = test->run.json_intervals->next; item != NULL;
+	for (item = test->run.rep.json_intervals->next; item != NULL;
 	    item = item->next) {
 		(void)fputs(",\n", test->outfile);
 		put_member(test->outfile, item);
 	}
 	(void)fputs("\n}\n", test->outfile);
-	test->run.json_doc_state = 2;
+	test->run.rep.json_doc_state = 2;
 	put_done(test);
 	write_whole_copy(test);
 	return 1;

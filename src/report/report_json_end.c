@@ -74,7 +74,7 @@ diskfile(const struct iperf_test *test, const struct report_end *e, int *err)
 	report_json_num(o, "percent_received", report_file_percent((double)e->rcvd_bytes,
 	    size), err);
 	if (o == NULL || cJSON_AddStringToObject(o, "filename",
-	    test->opt.diskfile_name) == NULL)
+	    test->opt->diskfile_name) == NULL)
 		*err = 1;
 	return o;
 }
@@ -96,7 +96,7 @@ tcp_stream(const struct iperf_test *test, const struct iperf_stream *sp,
 	report_json_flag(snd, "sender", sp->sender, err);
 	report_stats_end_sender(sp, snd, err);
 	report_json_attach(o, "sender", snd, err);
-	if (test->opt.diskfile_name != NULL)
+	if (test->opt->diskfile_name != NULL)
 		report_json_attach(o, "diskfile", diskfile(test, &e, err), err);
 	rcv = cJSON_CreateObject();
 	report_json_num(rcv, "socket", sp->socket, err);

@@ -22,11 +22,11 @@ ms(uint64_t ns)
 void
 report_latency_text(struct iperf_test *test)
 {
-	const struct latsum *idle = &test->run.latency.idle;
-	const struct latsum *loaded = &test->run.latency.loaded;
+	const struct latsum *idle = &test->run.ses.latency.idle;
+	const struct latsum *loaded = &test->run.ses.latency.loaded;
 	char line[256];
 
-	if (!test->run.latency.used)
+	if (!test->run.ses.latency.used)
 		return;
 	(void)snprintf(line, sizeof(line),
 	    "Latency idle:   p50 %.3f ms  p90 %.3f ms  p99 %.3f ms  "
@@ -53,11 +53,11 @@ report_latency_text(struct iperf_test *test)
 void
 report_latency_json(const struct iperf_test *test, cJSON *end, int *err)
 {
-	const struct latsum *idle = &test->run.latency.idle;
-	const struct latsum *loaded = &test->run.latency.loaded;
+	const struct latsum *idle = &test->run.ses.latency.idle;
+	const struct latsum *loaded = &test->run.ses.latency.loaded;
 	cJSON *o;
 
-	if (!test->run.latency.used)
+	if (!test->run.ses.latency.used)
 		return;
 	o = cJSON_CreateObject();
 	if (o == NULL) {

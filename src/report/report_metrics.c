@@ -103,20 +103,20 @@ static void
 put_common(FILE *f, const struct iperf_test *test)
 {
 	char port[16], proto[8] = "", id[16];
-	const char *host = test->opt.role == 's' ? test->run.peer_host :
-	    test->opt.server_hostname;
+	const char *host = test->opt->role == 's' ? test->run.srv.peer_host :
+	    test->opt->server_hostname;
 	size_t i;
 
 	for (i = 0; test->proto != NULL && test->proto->name[i] != '\0' &&
 	    i < sizeof(proto) - 1; i++)
 		proto[i] = (char)(test->proto->name[i] | 0x20); /* lower case */
-	(void)snprintf(port, sizeof(port), "%d", test->opt.server_port);
+	(void)snprintf(port, sizeof(port), "%d", test->opt->server_port);
 	put_label(f, "host", host);
 	(void)fputs(",", f);
 	put_label(f, "port", port);
 	(void)fputs(",", f);
 	put_label(f, "protocol", proto);
-	if (test->opt.role == 's') {
+	if (test->opt->role == 's') {
 		(void)snprintf(id, sizeof(id), "%d", test->server_test_number);
 		(void)fputs(",", f);
 		put_label(f, "test", id);
@@ -225,7 +225,7 @@ rtt_summary(FILE *f, const struct iperf_test *test,
 static void
 own_side_only(const struct iperf_test *test, struct metrics_dir *d)
 {
-	if (test->opt.role != 's')
+	if (test->opt->role != 's')
 		return;
 	if (strcmp(d->direction, "upload") == 0)
 		d->sent = NULL;
@@ -325,7 +325,7 @@ metrics_render(struct iperf_test *test, void *vst, FILE *f)
 static const char *
 metrics_path(const struct iperf_test *test)
 {
-	return test->opt.metrics_file;
+	return test->opt->metrics_file;
 }
 
 static void *

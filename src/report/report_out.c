@@ -118,7 +118,7 @@ report_out_path(const struct iperf_test *test, const char *pattern,
 {
 	char id[24];
 
-	if (test->opt.role != 's') {
+	if (test->opt->role != 's') {
 		if (strlen(pattern) >= len) {
 			errno = ENAMETOOLONG;
 			return -1;
@@ -127,8 +127,8 @@ report_out_path(const struct iperf_test *test, const char *pattern,
 		return 0;
 	}
 	(void)snprintf(id, sizeof(id), "%d", test->server_test_number);
-	return expand(pattern, id, test->run.peer_host[0] != '\0' ?
-	    test->run.peer_host : "unknown", buf, len);
+	return expand(pattern, id, test->run.srv.peer_host[0] != '\0' ?
+	    test->run.srv.peer_host : "unknown", buf, len);
 }
 
 /* The name a file is written to before it is renamed over path: unique
@@ -137,7 +137,7 @@ static int
 tmp_path(const struct iperf_test *test, const char *path, char *buf,
     size_t len)
 {
-	int n = test->opt.role == 's' ?
+	int n = test->opt->role == 's' ?
 	    snprintf(buf, len, "%s.tmp.%ld.%d", path, (long)getpid(),
 		test->server_test_number) :
 	    snprintf(buf, len, "%s.tmp.%ld", path, (long)getpid());
@@ -172,7 +172,7 @@ report_out_check(struct iperf_test *test)
 
 		if (pattern == NULL)
 			continue;
-		rc = test->opt.role == 's' ?
+		rc = test->opt->role == 's' ?
 		    expand(pattern, "0", "probe", path, sizeof(path)) :
 		    report_out_path(test, pattern, path, sizeof(path));
 		if (rc == 0)
@@ -182,7 +182,7 @@ report_out_check(struct iperf_test *test)
 		if (fd == -1) {
 			report_out_release(test); /* no file at the end either */
 			return out_fail(test, sinks[i]->name,
-			    test->opt.role == 's' ? pattern : path, errno);
+			    test->opt->role == 's' ? pattern : path, errno);
 		}
 		(void)close(fd);
 		(void)unlink(tmp);
@@ -233,7 +233,7 @@ write_atomically(struct iperf_test *test, const struct out_sink *sink,
 void
 report_out_release(struct iperf_test *test)
 {
-	struct report_out *o = test->run.out;
+	struct report_out *o = test->run.rep.out;
 	size_t i;
 
 	if (o == NULL)
@@ -242,7 +242,7 @@ report_out_release(struct iperf_test *test)
 		if (o->st[i] != NULL)
 			sinks[i]->release(o->st[i]);
 	free(o);
-	test->run.out = NULL;
+	test->run.rep.out = NULL;
 }
 
 static void
@@ -261,13 +261,13 @@ tee_begin(struct iperf_test *test)
 	for (i = 0; sinks[i] != NULL; i++)
 		if (sinks[i]->path(test) != NULL)
 			o->st[i] = sinks[i]->open(test);
-	test->run.out = o;
+	test->run.rep.out = o;
 }
 
 static void
 tee_interval(struct iperf_test *test)
 {
-	struct report_out *o = test->run.out;
+	struct report_out *o = test->run.rep.out;
 	cJSON *iv;
 	size_t i;
 
@@ -286,7 +286,7 @@ tee_interval(struct iperf_test *test)
 static void
 tee_summary(struct iperf_test *test)
 {
-	struct report_out *o = test->run.out;
+	struct report_out *o = test->run.rep.out;
 	cJSON *end;
 	size_t i;
 
@@ -307,7 +307,7 @@ tee_summary(struct iperf_test *test)
 static void
 tee_finish(struct iperf_test *test)
 {
-	struct report_out *o = test->run.out;
+	struct report_out *o = test->run.rep.out;
 	char path[PATH_MAX], msg[PATH_MAX + 256];
 	size_t i;
 

@@ -55,7 +55,7 @@ is_upload(const struct iperf_test *test, const cJSON *o)
 	int sender = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o,
 	    "sender"));
 
-	return sender == (test->opt.role == 'c');
+	return sender == (test->opt->role == 'c');
 }
 
 static void
@@ -274,15 +274,15 @@ title(struct iperf_test *test, struct plot_sink *ps, char *buf, size_t len)
 		report_wall_time(test, &ps->start, &ms);
 	if (gmtime_r(&ps->start, &tm) != NULL)
 		(void)strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	if (test->opt.role == 'c')
+	if (test->opt->role == 'c')
 		(void)snprintf(peer, sizeof(peer), "%s to %s:%d", dir,
-		    test->opt.server_hostname != NULL ?
-		    test->opt.server_hostname : "?", test->opt.server_port);
+		    test->opt->server_hostname != NULL ?
+		    test->opt->server_hostname : "?", test->opt->server_port);
 	else
 		(void)snprintf(peer, sizeof(peer), "%s from %s", dir,
-		    test->run.peer_host);
+		    test->run.srv.peer_host);
 	(void)snprintf(buf, len, "iperf3%s %s %s, %d stream%s%s, %s",
-	    test->opt.role == 'c' ? "" : " server:", proto, peer, n,
+	    test->opt->role == 'c' ? "" : " server:", proto, peer, n,
 	    n == 1 ? "" : "s", test->settings.bidirectional ? " each way" : "",
 	    when);
 }
@@ -337,7 +337,7 @@ plot_render(struct iperf_test *test, void *st, FILE *f)
 static const char *
 plot_path(const struct iperf_test *test)
 {
-	return test->opt.plot_file;
+	return test->opt->plot_file;
 }
 
 static void *

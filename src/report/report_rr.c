@@ -42,7 +42,7 @@ struct rr_figs {
 static int
 is_client(const struct iperf_test *test)
 {
-	return test->opt.role == 'c';
+	return test->opt->role == 'c';
 }
 
 static void
@@ -181,7 +181,7 @@ interval_cols(const struct iperf_test *test, int id,
 	r->end = ir->end;
 	r->seconds = (double)ir->seconds;
 	r->bytes = bytes;
-	r->fmt = test->opt.unit_format;
+	r->fmt = test->opt->unit_format;
 	r->tail = ir->omitted ? "(omitted)" : "";
 }
 
@@ -192,9 +192,9 @@ report_rr_text_interval(struct iperf_test *test)
 	struct iperf_stream *sp;
 	struct rr_figs f;
 
-	if (!test->run.header_printed) {
+	if (!test->run.rep.header_printed) {
 		print_header(test, RR_ROW_INTERVAL, is_client(test));
-		test->run.header_printed = 1;
+		test->run.rep.header_printed = 1;
 	} else if (report_want_sums(test)) {
 		(void)report_fmt_separator(line, sizeof(line));
 		report_text_line(test, line);
@@ -221,7 +221,7 @@ report_rr_text_interval(struct iperf_test *test)
 		    test->run.streams->last_interval, bytes, &r);
 		print_row(test, RR_ROW_INTERVAL, &r, &f);
 	}
-	test->run.intervals_printed++;
+	test->run.rep.intervals_printed++;
 }
 
 void
@@ -234,12 +234,12 @@ report_rr_text_summary(struct iperf_test *test)
 
 	(void)report_fmt_separator(line, sizeof(line));
 	report_text_line(test, line);
-	if (test->opt.verbose)
+	if (test->opt->verbose)
 		(void)iperf_printf(test, "Test Complete. Summary Results:\n");
 	test_figs(test, &f);
 	print_header(test, RR_ROW_SUMMARY, f.has_lat);
 	r.role = "";
-	r.fmt = test->opt.unit_format;
+	r.fmt = test->opt->unit_format;
 	r.tail = "";
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct rr_figs sf;

@@ -5,6 +5,10 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
 #include "iperf.h"
 #include "notes.h"
 #include "report.h"
@@ -21,7 +25,7 @@ report_note(struct iperf_test *test, int kind, const char *text)
 		report_warning(test, "%s", text);
 		break;
 	case NOTE_VERBOSE:
-		if (test->opt.verbose && !test->opt.json_output)
+		if (test->opt->verbose && !test->opt->json_output)
 			report_raw(test, "%s\n", text);
 		break;
 	case NOTE_DEBUG:
@@ -35,14 +39,28 @@ void
 report_select(struct iperf_test *test)
 {
 	test->note_out = report_note;
-	if (test->opt.json_output)
+	if (test->opt->json_output)
 		test->report_main = &report_json;
 	else
 #ifdef HAVE_CSV
-		test->report_main = test->opt.csv ? &report_csv : &report_text;
+		test->report_main = test->opt->csv ? &report_csv : &report_text;
 #else
 		test->report_main = &report_text; /* --csv is not built in */
 #endif
 	test->reporter = report_out_wanted(test) ? &report_tee :
 	    test->report_main;
+}
+
+void
+report_run_release(struct iperf_test *test)
+{
+	struct run_report *r = &test->run.rep;
+
+	report_out_release(test);
+	cJSON_Delete(r->json_top);
+	r->json_top = NULL;
+	free(r->json_output_string);
+	r->json_output_string = NULL;
+	free(r->server_outbuf);
+	r->server_outbuf = NULL;
 }

@@ -150,8 +150,8 @@ report_stats_end_sum_sent(const struct iperf_test *test, int g, cJSON *o,
 	if (report_group_sends(test, g)) {
 		if (stats_dist_rtt_sum(test, &s))
 			attach_sum(o, "rtt_us", &s, RTT_FIELDS, err);
-	} else if (test->run.peer_has_rtt_sum) {
-		attach_sum(o, "rtt_us", &test->run.peer_rtt_sum, RTT_FIELDS,
+	} else if (test->run.ses.peer_has_rtt_sum) {
+		attach_sum(o, "rtt_us", &test->run.ses.peer_rtt_sum, RTT_FIELDS,
 		    err);
 	}
 }
@@ -171,12 +171,12 @@ report_stats_end_loss_sum(const struct iperf_test *test, int g, cJSON *o,
 void
 report_stats_text(struct iperf_test *test)
 {
-	int g, capture = test->run.capture_output;
+	int g, capture = test->run.srv.capture_output;
 
 	if (!report_is_datagram(test))
 		return;
-	if (test->opt.role == 's' && !stats_dist_peer_asked(test))
-		test->run.capture_output = 0;
+	if (test->opt->role == 's' && !stats_dist_peer_asked(test))
+		test->run.srv.capture_output = 0;
 	for (g = 0; g < report_group_count(test); g++) {
 		struct report_end e;
 		char line[320];
@@ -195,5 +195,5 @@ report_stats_text(struct iperf_test *test)
 		    100.0 * (double)rxq / (double)e.lost : 100.0);
 		report_text_line(test, line);
 	}
-	test->run.capture_output = capture;
+	test->run.srv.capture_output = capture;
 }

@@ -29,11 +29,11 @@ text_error(struct iperf_test *test, const char *msg)
 	report_timestamp(test, ts, sizeof(ts));
 	(void)fflush(stdout);
 	if (test->tag > 0) /* --max-tests: which test it was */
-		(void)fprintf(test->opt.logfile != NULL &&
+		(void)fprintf(test->opt->logfile != NULL &&
 			test->outfile != NULL ? test->outfile : stderr,
 		    "%s[T%d] iperf3: %s\n", ts, test->tag, msg);
 	else
-		(void)fprintf(test->opt.logfile != NULL &&
+		(void)fprintf(test->opt->logfile != NULL &&
 			test->outfile != NULL ? test->outfile : stderr,
 		    "%siperf3: %s\n", ts, msg);
 }
@@ -54,20 +54,20 @@ static void
 text_begin(struct iperf_test *test)
 {
 	test->run.start_wall_ms = 0;
-	test->run.header_printed = 0;
-	test->run.intervals_printed = 0;
-	if (test->opt.role == 'c' && test->opt.verbose)
+	test->run.rep.header_printed = 0;
+	test->run.rep.intervals_printed = 0;
+	if (test->opt->role == 'c' && test->opt->verbose)
 		print_version(test);
 }
 
 static void
 text_server_listening(struct iperf_test *test)
 {
-	if (test->opt.verbose)
+	if (test->opt->verbose)
 		print_version(test);
 	(void)iperf_printf(test, "%s\n", BANNER_RULE);
 	(void)iperf_printf(test, "Server listening on %d (test #%d)\n",
-	    test->opt.server_port, test->server_test_number);
+	    test->opt->server_port, test->server_test_number);
 	(void)iperf_printf(test, "%s\n", BANNER_RULE);
 	report_flush(test);
 }
@@ -88,7 +88,7 @@ print_time(struct iperf_test *test)
 static void
 print_connect_details(struct iperf_test *test)
 {
-	int mss = test->opt.role == 'c' ? test->run.ctrl_mss : 0;
+	int mss = test->opt->role == 'c' ? test->run.cli.ctrl_mss : 0;
 
 	(void)iperf_printf(test, "      Cookie: %s\n", test->run.cookie);
 	if (!report_is_datagram(test)) {
@@ -107,24 +107,24 @@ print_connect_details(struct iperf_test *test)
 static void
 text_on_connect(struct iperf_test *test)
 {
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 
-	if (test->opt.verbose)
+	if (test->opt->verbose)
 		print_time(test);
 	if (client) {
 		(void)iperf_printf(test, "Connecting to host %s, port %d\n",
-		    test->opt.server_hostname != NULL ?
-			test->opt.server_hostname : "",
-		    test->opt.server_port);
+		    test->opt->server_hostname != NULL ?
+			test->opt->server_hostname : "",
+		    test->opt->server_port);
 		if (test->settings.reverse)
 			(void)iperf_printf(test, "Reverse mode, remote host %s "
-			    "is sending\n", test->opt.server_hostname != NULL ?
-				test->opt.server_hostname : "");
+			    "is sending\n", test->opt->server_hostname != NULL ?
+				test->opt->server_hostname : "");
 	} else {
 		(void)iperf_printf(test, "Accepted connection from %s, port %d\n",
-		    test->run.peer_host, test->run.peer_port);
+		    test->run.srv.peer_host, test->run.srv.peer_port);
 	}
-	if (test->opt.verbose)
+	if (test->opt->verbose)
 		print_connect_details(test);
 	report_flush(test);
 }
@@ -147,7 +147,7 @@ text_on_test_start(struct iperf_test *test)
 	struct report_start_info si;
 	char line[REPORT_LINE_LEN];
 
-	if (!test->opt.verbose)
+	if (!test->opt->verbose)
 		return;
 	si.protocol = test->proto != NULL ? test->proto->name : "TCP";
 	si.num_streams = test->settings.num_streams;
@@ -177,7 +177,7 @@ fill_row(struct iperf_test *test, const struct interval_result *ir,
 	r->start = ir->start;
 	r->end = ir->end;
 	r->seconds = (double)ir->seconds;
-	r->fmt = test->opt.unit_format;
+	r->fmt = test->opt->unit_format;
 	r->tail = ir->omitted ? "(omitted)" : "";
 	r->bidir = report_is_bidir(test);
 }
@@ -262,15 +262,15 @@ text_interval(struct iperf_test *test)
 		return;
 	if (test->settings.rr) {
 		report_rr_text_interval(test);
-		if (test->opt.forceflush)
+		if (test->opt->forceflush)
 			report_flush(test);
 		return;
 	}
-	if (!test->run.header_printed) {
+	if (!test->run.rep.header_printed) {
 		(void)report_fmt_header(line, sizeof(line),
 		    interval_header(test), report_is_bidir(test));
 		report_text_line(test, line);
-		test->run.header_printed = 1;
+		test->run.rep.header_printed = 1;
 	} else if (report_want_sums(test)) {
 		(void)report_fmt_separator(line, sizeof(line));
 		report_text_line(test, line);
@@ -282,15 +282,15 @@ text_interval(struct iperf_test *test)
 		if (report_want_sums(test))
 			sum_interval_row(test, g);
 	}
-	test->run.intervals_printed++;
-	if (test->opt.forceflush)
+	test->run.rep.intervals_printed++;
+	if (test->opt->forceflush)
 		report_flush(test);
 }
 
 static void
 text_finish(struct iperf_test *test)
 {
-	if (test->opt.role == 'c' && test->run.abort == ABORT_NONE) {
+	if (test->opt->role == 'c' && test->run.abort == ABORT_NONE) {
 		(void)iperf_printf(test, "\n");
 		(void)iperf_printf(test, "iperf Done.\n");
 	}

@@ -97,10 +97,10 @@ extra_stream_lines(struct iperf_test *test, const struct iperf_stream *sp,
 		    e->sender_time, e->ooo);
 		report_text_line(test, line);
 	}
-	if (test->opt.diskfile_name != NULL) {
+	if (test->opt->diskfile_name != NULL) {
 		(void)report_fmt_diskfile(line, sizeof(line),
 		    moved, (double)report_diskfile_size(test),
-		    test->opt.diskfile_name);
+		    test->opt->diskfile_name);
 		report_text_line(test, line);
 	}
 }
@@ -111,21 +111,21 @@ stream_rows(struct iperf_test *test, struct iperf_stream *sp)
 	struct report_row r = { 0 };
 	struct report_end e;
 	char role[REPORT_ROLE_LEN];
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 
 	report_end_stream(test, sp, &e);
 	report_role_tag(test, sp, role);
 	r.id = sp->socket;
 	r.role = role;
-	r.fmt = test->opt.unit_format;
+	r.fmt = test->opt->unit_format;
 	if (client || sp->sender)
 		sender_row(test, &r, &e, sp->sender);
-	else if (test->opt.verbose)
+	else if (test->opt->verbose)
 		emit_unavailable(test, sp->socket, "sender");
 	extra_stream_lines(test, sp, &e, role);
 	if (client || !sp->sender)
 		receiver_row(test, &r, &e);
-	else if (test->opt.verbose)
+	else if (test->opt->verbose)
 		emit_unavailable(test, sp->socket, "receiver");
 }
 
@@ -133,7 +133,7 @@ stream_rows(struct iperf_test *test, struct iperf_stream *sp)
 static void
 sum_unavailable(struct iperf_test *test, const char *what)
 {
-	if (test->opt.verbose && !report_is_datagram(test))
+	if (test->opt->verbose && !report_is_datagram(test))
 		emit_unavailable(test, REPORT_SUM_ID, what);
 }
 
@@ -144,7 +144,7 @@ sum_rows(struct iperf_test *test, int g)
 	struct report_row r = { 0 };
 	struct report_end s;
 	char role[REPORT_ROLE_LEN];
-	int client = test->opt.role == 'c';
+	int client = test->opt->role == 'c';
 	int sends = report_group_sends(test, g);
 
 	if (first == NULL)
@@ -153,7 +153,7 @@ sum_rows(struct iperf_test *test, int g)
 	report_role_tag(test, first, role);
 	r.id = REPORT_SUM_ID;
 	r.role = role;
-	r.fmt = test->opt.unit_format;
+	r.fmt = test->opt->unit_format;
 	if (client || sends)
 		sender_row(test, &r, &s, sends);
 	else
@@ -188,7 +188,7 @@ group_trailer(struct iperf_test *test, int g)
 	const char *snd, *rcv;
 	int sends = report_group_sends(test, g);
 
-	if (!test->opt.verbose)
+	if (!test->opt->verbose)
 		return;
 	if (sends)
 		cpu_lines(test);
@@ -208,17 +208,17 @@ server_output_block(struct iperf_test *test)
 {
 	char *json;
 
-	if (test->opt.role != 'c' || !test->settings.get_server_output)
+	if (test->opt->role != 'c' || !test->settings.get_server_output)
 		return;
-	if (test->run.json_server_output != NULL) {
-		json = cJSON_Print(test->run.json_server_output);
+	if (test->run.ses.json_server_output != NULL) {
+		json = cJSON_Print(test->run.ses.json_server_output);
 		if (json == NULL)
 			return;
 		(void)iperf_printf(test, "\nServer JSON output:\n%s\n", json);
 		cJSON_free(json);
-	} else if (test->run.server_output_text != NULL) {
+	} else if (test->run.ses.server_output_text != NULL) {
 		(void)iperf_printf(test, "\nServer output:\n%s\n",
-		    test->run.server_output_text);
+		    test->run.ses.server_output_text);
 	}
 }
 
@@ -230,7 +230,7 @@ summary_header(struct iperf_test *test)
 
 	(void)report_fmt_separator(line, sizeof(line));
 	report_text_line(test, line);
-	if (test->opt.verbose)
+	if (test->opt->verbose)
 		(void)iperf_printf(test, "Test Complete. Summary Results:\n");
 	if (report_is_datagram(test))
 		kind = HDR_UDP_LOSS;

@@ -24,6 +24,7 @@
 #include "proto.h"
 #include "report.h"
 #include "report_out.h"
+#include "run.h"
 #include "server.h"
 #include "server_accept.h"
 #include "server_child.h"
@@ -59,7 +60,7 @@ server_check_policy(struct iperf_test *test)
 	if (auth_server_check(test) == -1)
 		return -1;
 	/* 3.20+: a server started with -F does not take UDP tests. */
-	if (test->opt.diskfile_name != NULL &&
+	if (test->opt->diskfile_name != NULL &&
 	    (test->proto->flags & PROTO_F_DATAGRAM))
 		return iperf_fail(test, IEUDPFILETRANSFER, 0);
 	return 0;
@@ -70,26 +71,52 @@ server_open_data_listener(struct iperf_test *test)
 {
 	int fd;
 
+	int lend;
+
 	/* A --max-tests server's TCP streams come through its dispatcher. */
 	if (test->child_ops != NULL && test->proto->adopt != NULL)
 		return test->child_ops->data_listener(test);
-	/* The transport may replace (or close) the listener: whichever is
-	 * there afterwards is watched again. */
-	server_unwatch_listener(test);
+	/* The data listener may need the port to itself: the control
+	 * listener goes (and comes back in server_take_back_port). */
+	lend = test->proto->port_needed != NULL ?
+	    test->proto->port_needed(test) : PROTO_PORT_SHARED;
+	if (lend != PROTO_PORT_SHARED && test->listener >= 0) {
+		server_close_listener(test);
+		test->run.srv.listener_lent = lend;
+	}
 	fd = test->proto->listen(test);
-	server_watch_listener(test);
 	if (fd == -1)
 		return -1;
+	if (fd == PROTO_LISTEN_CTRL)
+		fd = test->listener;
 	/* start.sndbuf_actual/rcvbuf_actual: the listener the data streams
-	 * come from (with -w, the one re-made with the window), as 3.21. */
+	 * come from (with -w, the one made with the window), as 3.21. */
 	net_get_bufsizes(fd, &test->run.sndbuf_actual, &test->run.rcvbuf_actual);
 	if (fd != test->listener) {
-		test->run.prot_listener = fd;
+		test->run.srv.prot_listener = fd;
 		if (evloop_add_fd(test->loop, fd, EV_READ, server_data_listener_cb,
 			test) == -1)
 			return iperf_fail(test, IESTREAMLISTEN, errno);
 	}
 	return 0;
+}
+
+/* The data listener (ours) goes; the control listener comes back if it
+ * was lent until the streams are in (or, at the end, whatever the
+ * transport had asked). */
+static void
+server_take_back_port(struct iperf_test *test, int at_end)
+{
+	if (test->run.srv.prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->run.srv.prot_listener);
+		close(test->run.srv.prot_listener);
+		test->run.srv.prot_listener = -1;
+	}
+	if (test->run.srv.listener_lent == PROTO_PORT_SETUP ||
+	    (at_end && test->run.srv.listener_lent != 0)) {
+		test->run.srv.listener_lent = 0;
+		(void)server_listen(test); /* a failure shows at the next test */
+	}
 }
 
 /* The address family of this end of the control connection (the data
@@ -100,8 +127,8 @@ ctrl_family(const struct iperf_test *test)
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 
-	if (getsockname(test->run.ctrl_sck, (struct sockaddr *)&ss, &len) == -1)
-		return test->run.peer_addr.ss_family;
+	if (getsockname(test->run.ses.ctrl_sck, (struct sockaddr *)&ss, &len) == -1)
+		return test->run.srv.peer_addr.ss_family;
 	return ss.ss_family;
 }
 
@@ -113,9 +140,9 @@ ctrl_family(const struct iperf_test *test)
 static int
 server_refuse(struct iperf_test *test)
 {
-	(void)ctrl_send_state(test->run.ctrl_sck, ACCESS_DENIED);
+	(void)ctrl_send_state(test->run.ses.ctrl_sck, ACCESS_DENIED);
 	test->run.state = ACCESS_DENIED;
-	test->run.refused = 1;
+	test->run.srv.refused = 1;
 	server_end(test);
 	return 0;
 }
@@ -161,8 +188,8 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		test->on_connect(test);
 	else
 		test->reporter->on_connect(test);
-	test->run.streams_expected = test_total_streams(test);
-	test->run.streams_accepted = 0;
+	test->run.srv.streams_expected = test_total_streams(test);
+	test->run.srv.streams_accepted = 0;
 	if (ext_server_confirms(test) &&
 	    session_send_state(test, EXT_STATE_CONFIRM) == -1)
 		return -1;
@@ -179,7 +206,7 @@ server_on_cookie(struct iperf_test *test, const char *cookie)
 	test->run.cookie[IPERF_COOKIE_SIZE - 1] = '\0';
 	if (session_send_state(test, PARAM_EXCHANGE) == -1)
 		return -1;
-	test->run.ctrl_fail_code = IERECVPARAMS;
+	test->run.ses.ctrl_fail_code = IERECVPARAMS;
 	session_expect_json(test, CTRL_PARAMS_MAX_BYTES);
 	return 0;
 }
@@ -189,12 +216,8 @@ server_on_cookie(struct iperf_test *test, const char *cookie)
 static int
 server_streams_ready(struct iperf_test *test)
 {
-	if (test->run.prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->run.prot_listener);
-	}
 	server_unwatch_listener(test);
-	if (test->proto->listen_done != NULL)
-		test->proto->listen_done(test);
+	server_take_back_port(test, 0);
 	if (test->child_ops != NULL)
 		test->child_ops->setup_done(test);
 	server_watch_listener(test);
@@ -222,7 +245,7 @@ server_test_end(struct iperf_test *test)
 	test_close_stream_sockets(test);
 	if (session_send_state(test, EXCHANGE_RESULTS) == -1)
 		return -1;
-	test->run.ctrl_fail_code = IERECVRESULTS;
+	test->run.ses.ctrl_fail_code = IERECVRESULTS;
 	session_expect_json(test, CTRL_RESULTS_MAX_BYTES);
 	return 0;
 }
@@ -303,7 +326,7 @@ server_probe(struct iperf_test *test)
 	if (!(test->settings.ext_want & EXT_LATENCY))
 		return iperf_fail(test, IEMESSAGE, 0);
 	/* An answer, not a state of ours: run.state stays. */
-	if (ctrl_send_state(test->run.ctrl_sck, EXT_STATE_PROBE) == -1)
+	if (ctrl_send_state(test->run.ses.ctrl_sck, EXT_STATE_PROBE) == -1)
 		return iperf_fail(test, IESENDMESSAGE, errno);
 	return 0;
 }
@@ -335,9 +358,9 @@ server_fail(struct iperf_test *test)
 		/* 3.21 closes without a word when a data connection cannot
 		 * take the congestion algorithm (its client then says the
 		 * control socket has closed unexpectedly). */
-		if (test->run.ctrl_sck >= 0 && !test->run.ctrl_eof &&
+		if (test->run.ses.ctrl_sck >= 0 && !test->run.ses.ctrl_eof &&
 		    test->run.err.code != IESETCONGESTION)
-			(void)ctrl_send_server_error(test->run.ctrl_sck,
+			(void)ctrl_send_server_error(test->run.ses.ctrl_sck,
 			    test->run.err.code, test->run.err.sys_errno);
 		if (test->run.err.code == IESERVERTESTDURATIONEXPIRED)
 			test->reporter->error(test, "error - server test duration "
@@ -354,9 +377,9 @@ server_interrupt(struct iperf_test *test)
 	char msg[128];
 	int sig = test->interrupt_sig;
 
-	if (test->run.ctrl_sck >= 0) {
+	if (test->run.ses.ctrl_sck >= 0) {
 		server_partial_summary(test);
-		(void)ctrl_send_state(test->run.ctrl_sck, SERVER_TERMINATE);
+		(void)ctrl_send_state(test->run.ses.ctrl_sck, SERVER_TERMINATE);
 	}
 	test->run.abort = ABORT_INTERRUPT;
 	iperf_fail(test, IESERVERTERM, 0);
@@ -395,11 +418,11 @@ static void
 server_check(struct iperf_test *test)
 {
 	uint64_t now = evloop_now(test->loop);
-	uint64_t limit = (uint64_t)test->opt.rcv_timeout_ms * 1000;
+	uint64_t limit = (uint64_t)test->opt->rcv_timeout_ms * 1000;
 	struct iperf_stream *sp;
 
 	server_expire_pending(test, now);
-	if (test->run.ctrl_sck < 0 || limit == 0)
+	if (test->run.ses.ctrl_sck < 0 || limit == 0)
 		return;
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
@@ -407,11 +430,11 @@ server_check(struct iperf_test *test)
 		if (sp->sender)
 			continue;
 		stream_snapshot(sp, &l);
-		if (l.last_rx_us > test->run.progress_us)
-			test->run.progress_us = l.last_rx_us;
+		if (l.last_rx_us > test->run.srv.progress_us)
+			test->run.srv.progress_us = l.last_rx_us;
 	}
-	if (test->run.ctrl_activity_us > test->run.progress_us)
-		test->run.progress_us = test->run.ctrl_activity_us;
+	if (test->run.ses.ctrl_activity_us > test->run.srv.progress_us)
+		test->run.srv.progress_us = test->run.ses.ctrl_activity_us;
 	if (test->run.state == TEST_RUNNING && test->mode != MODE_RECEIVER &&
 	    stream_any_send_stalled(test, now, test_send_stall_limit_us(test))) {
 		iperf_fail(test, IESTREAMWRITE, ETIMEDOUT);
@@ -420,8 +443,8 @@ server_check(struct iperf_test *test)
 	}
 	if (test->run.state == TEST_RUNNING && test->mode == MODE_SENDER)
 		return; /* nothing to receive */
-	if (now > test->run.progress_us && now - test->run.progress_us > limit) {
-		if (test->opt.verbose && test->run.state == TEST_RUNNING)
+	if (now > test->run.srv.progress_us && now - test->run.srv.progress_us > limit) {
+		if (test->opt->verbose && test->run.state == TEST_RUNNING)
 			server_verbose_restart(test);
 		iperf_fail(test, IENOMSG, 0);
 		server_fail(test);
@@ -437,6 +460,16 @@ server_on_wake(struct iperf_test *test)
 		test->child_ops->take_inbox(test);
 }
 
+/* The server's part of the run (struct run_server): its data listener
+ * (pending connections went with the run's abandonment). */
+static void
+server_run_release(struct iperf_test *test)
+{
+	if (test->run.srv.prot_listener >= 0)
+		close(test->run.srv.prot_listener);
+	test->run.srv.prot_listener = -1;
+}
+
 static const struct session_ops server_ops = {
 	.table = server_fsm,
 	.table_len = sizeof(server_fsm) / sizeof(server_fsm[0]),
@@ -449,6 +482,7 @@ static const struct session_ops server_ops = {
 	.on_tick = NULL,
 	.on_wake = server_on_wake,
 	.on_streams_ready = server_streams_ready,
+	.release = server_run_release,
 };
 
 /* ---- run ----------------------------------------------------------------- */
@@ -464,15 +498,7 @@ server_end(struct iperf_test *test)
 	 * connections go away (it may still be writing to them). */
 	session_close_ctrl(test, SERVER_DRAIN_TIMEOUT_US, SERVER_DRAIN_MAX_US);
 	test_close_stream_sockets(test);
-	if (test->run.prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->run.prot_listener);
-		close(test->run.prot_listener);
-		test->run.prot_listener = -1;
-	}
-	if (test->run.listener_tuned && test->proto->listen_done != NULL) {
-		server_unwatch_listener(test);
-		test->proto->listen_done(test);
-	}
+	server_take_back_port(test, 1);
 	/* A --max-tests test keeps its wake-up fd until it is freed: the
 	 * dispatcher may still write it. */
 	if (test->child_ops != NULL)
@@ -480,13 +506,13 @@ server_end(struct iperf_test *test)
 	else
 		session_close_wake(test);
 	affinity_restore(test);
-	test->run.capture_output = 0;
+	test->run.srv.capture_output = 0;
 	test->run.done = 1;
-	if (test->run.refused)
+	if (test->run.srv.refused)
 		return;
 	if (test->on_test_finish != NULL)
 		test->on_test_finish(test);
-	if (test->run.json_top != NULL || !test->opt.json_output)
+	if (test->run.rep.json_top != NULL || !test->opt->json_output)
 		test->reporter->finish(test);
 }
 
@@ -500,7 +526,7 @@ server_announce(struct iperf_test *test)
 	test->idle_restarted = 0;
 	if (!again)
 		test->server_test_number++;
-	if (!again || test->opt.debug)
+	if (!again || test->opt->debug)
 		test->reporter->server_listening(test);
 }
 
@@ -509,9 +535,9 @@ server_listen(struct iperf_test *test)
 {
 	int gai = 0;
 	struct net_listen_args a = { SOCK_STREAM,
-		net_tcp_protocol(test->opt.mptcp), test->opt.domain,
-		test->opt.bind_address, test->opt.server_port,
-		test->opt.bind_dev, NULL, NULL, 0 };
+		net_tcp_protocol(test->opt->mptcp), test->opt->domain,
+		test->opt->bind_address, test->opt->server_port,
+		test->opt->bind_dev, NULL, NULL, 0 };
 
 	if (test->listener >= 0)
 		return 0;
@@ -524,15 +550,14 @@ server_listen(struct iperf_test *test)
 int
 server_open(struct iperf_test *test)
 {
-	test->run.sops = &server_ops;
+	test->run.ses.sops = &server_ops;
 	test->role_ops = &server_ops;
-	test->opt.role = 's';
 	test->run.state = IPERF_START;
 	test->run.done = 0;
 	if (session_open(test) == -1 || report_out_check(test) == -1 ||
 	    server_listen(test) == -1 ||
-	    (test->opt.affinity >= 0 &&
-		affinity_pin(test, test->opt.affinity) == -1)) {
+	    (test->opt->affinity >= 0 &&
+		affinity_pin(test, test->opt->affinity) == -1)) {
 		test->reporter->begin(test);
 		session_report_failure(test);
 		test->reporter->finish(test);
@@ -540,8 +565,8 @@ server_open(struct iperf_test *test)
 	}
 	server_announce(test);
 	server_watch_listener(test);
-	if (!evloop_timer_active(test->loop, test->run.check_timer))
-		test->run.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+	if (!evloop_timer_active(test->loop, test->run.ses.check_timer))
+		test->run.ses.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 		    USEC_PER_SEC, session_check_cb, test);
 	return 0;
 }
@@ -555,16 +580,15 @@ int
 server_serve_connection(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss, const char *cookie)
 {
-	test->run.sops = &server_ops;
+	test->run.ses.sops = &server_ops;
 	test->role_ops = &server_ops;
-	test->opt.role = 's';
 	test->run.state = IPERF_START;
 	test->run.done = 0;
 	if (session_open(test) == -1 || session_open_wake(test) == -1) {
 		close(fd);
 		return -1;
 	}
-	test->run.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
+	test->run.ses.check_timer = evloop_add_timer(test->loop, USEC_PER_SEC,
 	    USEC_PER_SEC, session_check_cb, test);
 	server_accept_control(test, fd, ss, cookie);
 	session_run(test);
@@ -603,4 +627,24 @@ server_close_listener(struct iperf_test *test)
 		close(test->listener);
 	}
 	test->listener = -1;
+}
+
+void
+server_abandon_run(struct iperf_test *test)
+{
+	test_run_abandon(test);
+	if (test->loop == NULL)
+		return;
+	server_drop_pending(test);
+	if (test->run.srv.prot_listener >= 0)
+		evloop_del_fd(test->loop, test->run.srv.prot_listener);
+}
+
+void
+server_release_test(struct iperf_test *test)
+{
+	server_abandon_run(test);
+	test_run_release(test);
+	affinity_restore(test);
+	server_close_listener(test);
 }

@@ -20,5 +20,14 @@ int server_open(struct iperf_test *test);
 int server_listen(struct iperf_test *test);
 /* Close the listening socket. */
 void server_close_listener(struct iperf_test *test);
+/* A run left wherever it was (the stage functions allow it): connections
+ * accepted but not yet read, then the run's threads and loop
+ * (session/run.h: test_run_abandon). */
+void server_abandon_run(struct iperf_test *test);
+/* What a test of either role holds beyond its object, released: the
+ * run (abandoned first), the CPU affinity, the listener.  The caller
+ * then frees the object (test_delete) and, if it owns them, the output
+ * file; a --max-tests server's tests are released the same way. */
+void server_release_test(struct iperf_test *test);
 
 #endif /* IPERF_SERVER_H */

@@ -49,19 +49,19 @@ void
 server_accept_control(struct iperf_test *test, int fd,
     const struct sockaddr_storage *ss, const char *cookie)
 {
-	test->run.ctrl_sck = fd;
-	test->run.peer_addr = *ss;
-	addr_format(ss, test->run.peer_host, sizeof(test->run.peer_host),
-	    &test->run.peer_port);
+	test->run.ses.ctrl_sck = fd;
+	test->run.srv.peer_addr = *ss;
+	addr_format(ss, test->run.srv.peer_host, sizeof(test->run.srv.peer_host),
+	    &test->run.srv.peer_port);
 	test->mapped_v4 = addr_is_mapped_v4(ss);
 	(void)net_set_nodelay(fd);
-	test->run.capture_output = 1;
-	test->run.progress_us = evloop_now(test->loop);
+	test->run.srv.capture_output = 1;
+	test->run.srv.progress_us = evloop_now(test->loop);
 	server_limits_idle_stop(test);
 	test->reporter->begin(test);
 	if (session_attach_ctrl(test, test->role_ops) == -1 ||
 	    test_tune_ctrl(test) == -1) {
-		test->run.sops->on_fail(test);
+		test->run.ses.sops->on_fail(test);
 		return;
 	}
 	if (cookie == NULL) {
@@ -69,8 +69,8 @@ server_accept_control(struct iperf_test *test, int fd,
 		return;
 	}
 	/* The dispatcher of a --max-tests server read it already. */
-	if (test->run.sops->on_cookie(test, cookie) == -1)
-		test->run.sops->on_fail(test);
+	if (test->run.ses.sops->on_cookie(test, cookie) == -1)
+		test->run.ses.sops->on_fail(test);
 }
 
 static void
@@ -80,26 +80,26 @@ static void
 accept_data_candidate(struct iperf_test *test, int listen_fd)
 {
 	struct pending_conn *pc;
-	int ready = 0;
-	int fd = test->proto->accept(test, listen_fd, &ready);
+	int ready = 0, next = listen_fd;
+	int fd = test->proto->accept(test, listen_fd, &ready, &next);
 
 	note_flush(test);
 	/* A datagram transport turns its listener into the stream and
-	 * listens on a fresh socket (or none, if that failed). */
-	if (test->run.prot_listener != listen_fd && listen_fd != test->listener) {
+	 * hands over a fresh one (or none, if that failed). */
+	if (next != listen_fd) {
 		evloop_del_fd(test->loop, listen_fd);
-		if (test->run.prot_listener >= 0 &&
-		    evloop_add_fd(test->loop, test->run.prot_listener, EV_READ,
+		test->run.srv.prot_listener = next;
+		if (next >= 0 && evloop_add_fd(test->loop, next, EV_READ,
 			server_data_listener_cb, test) == -1) {
 			if (fd >= 0)
 				close(fd);
 			(void)iperf_fail(test, IESTREAMLISTEN, errno);
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 			return;
 		}
 	}
 	if (fd == PROTO_ACCEPT_FATAL) {
-		test->run.sops->on_fail(test); /* this host refused an option */
+		test->run.ses.sops->on_fail(test); /* this host refused an option */
 		return;
 	}
 	if (fd == -1) {
@@ -108,7 +108,7 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 	}
 	if (ready) {
 		if (server_add_stream(test, fd) == -1)
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 		return;
 	}
 	pc = calloc(1, sizeof(*pc));
@@ -120,8 +120,8 @@ accept_data_candidate(struct iperf_test *test, int listen_fd)
 	}
 	pc->fd = fd;
 	pc->start_us = evloop_now(test->loop);
-	pc->next = test->run.pending;
-	test->run.pending = pc;
+	pc->next = test->run.srv.pending;
+	test->run.srv.pending = pc;
 }
 
 static void
@@ -134,7 +134,7 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 
 	(void)loop;
 	(void)events;
-	if (test->run.state == CREATE_STREAMS && test->run.prot_listener < 0 &&
+	if (test->run.state == CREATE_STREAMS && test->run.srv.prot_listener < 0 &&
 	    (test->proto->flags & PROTO_F_COOKIE)) {
 		accept_data_candidate(test, fd);
 		return;
@@ -142,7 +142,7 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	nfd = accept(fd, (struct sockaddr *)&ss, &len);
 	if (nfd == -1)
 		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
-	if (test->run.ctrl_sck >= 0 || test->run.done) {
+	if (test->run.ses.ctrl_sck >= 0 || test->run.done) {
 		server_deny(nfd);
 		return;
 	}
@@ -167,7 +167,7 @@ server_unwatch_listener(struct iperf_test *test)
 static void
 unlink_pending(struct iperf_test *test, struct pending_conn *pc)
 {
-	struct pending_conn **pp = &test->run.pending;
+	struct pending_conn **pp = &test->run.srv.pending;
 
 	while (*pp != NULL && *pp != pc)
 		pp = &(*pp)->next;
@@ -198,7 +198,7 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 
 	(void)loop;
 	(void)events;
-	for (pc = test->run.pending; pc != NULL && pc->fd != fd; pc = pc->next)
+	for (pc = test->run.srv.pending; pc != NULL && pc->fd != fd; pc = pc->next)
 		;
 	if (pc == NULL)
 		return;
@@ -214,12 +214,12 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 		if (test->proto->adopt != NULL && test->proto->adopt(test, fd) == -1) {
 			note_flush(test);
 			close(fd);
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 			return;
 		}
 		note_flush(test);
 		if (server_add_stream(test, fd) == -1)
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 		return;
 	}
 	server_deny(fd);
@@ -229,7 +229,7 @@ pending_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 void
 server_expire_pending(struct iperf_test *test, uint64_t now_us)
 {
-	struct pending_conn *pc = test->run.pending, *next;
+	struct pending_conn *pc = test->run.srv.pending, *next;
 
 	for (; pc != NULL; pc = next) {
 		next = pc->next;
@@ -244,8 +244,8 @@ server_expire_pending(struct iperf_test *test, uint64_t now_us)
 void
 server_drop_pending(struct iperf_test *test)
 {
-	while (test->run.pending != NULL) {
-		struct pending_conn *pc = test->run.pending;
+	while (test->run.srv.pending != NULL) {
+		struct pending_conn *pc = test->run.srv.pending;
 
 		unlink_pending(test, pc);
 		close(pc->fd);
@@ -269,10 +269,10 @@ server_data_listener_cb(struct evloop *loop, int fd, unsigned int events,
 int
 server_add_stream(struct iperf_test *test, int fd)
 {
-	int index = test->run.streams_accepted;
+	int index = test->run.srv.streams_accepted;
 	struct iperf_stream *sp;
 
-	if (index >= test->run.streams_expected) {
+	if (index >= test->run.srv.streams_expected) {
 		server_deny(fd);
 		return 0;
 	}
@@ -292,10 +292,10 @@ server_add_stream(struct iperf_test *test, int fd)
 		test->on_new_stream(sp);
 	else
 		test->reporter->on_new_stream(sp);
-	test->run.streams_accepted++;
-	test->run.progress_us = evloop_now(test->loop);
-	if (test->run.streams_accepted == test->run.streams_expected &&
-	    test->run.sops->on_streams_ready != NULL)
-		return test->run.sops->on_streams_ready(test);
+	test->run.srv.streams_accepted++;
+	test->run.srv.progress_us = evloop_now(test->loop);
+	if (test->run.srv.streams_accepted == test->run.srv.streams_expected &&
+	    test->run.ses.sops->on_streams_ready != NULL)
+		return test->run.ses.sops->on_streams_ready(test);
 	return 0;
 }

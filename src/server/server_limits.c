@@ -23,7 +23,7 @@ static int
 check_duration(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
-	int max = test->opt.max_server_duration_s;
+	int max = test->opt->max_server_duration_s;
 
 	if (max <= 0)
 		return 0;
@@ -37,10 +37,10 @@ verbose_error(struct iperf_test *test, const char *what, double bps)
 {
 	char msg[160];
 
-	if (!test->opt.verbose || test->opt.json_output)
+	if (!test->opt->verbose || test->opt->json_output)
 		return;
 	(void)snprintf(msg, sizeof(msg), "%s of %.0f bps exceeded %llu bps limit",
-	    what, bps, (unsigned long long)test->opt.bitrate_limit);
+	    what, bps, (unsigned long long)test->opt->bitrate_limit);
 	test->reporter->error(test, msg);
 }
 
@@ -49,11 +49,11 @@ static int
 check_requested_rate(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
-	double limit = (double)test->opt.bitrate_limit;
+	double limit = (double)test->opt->bitrate_limit;
 	double k = (double)s->num_streams * (s->bidirectional ? 2.0 : 1.0);
 	double bw = k * (double)s->rate, fq = k * (double)s->fqrate;
 
-	if (test->opt.bitrate_limit == 0 || (bw <= limit && fq <= limit))
+	if (test->opt->bitrate_limit == 0 || (bw <= limit && fq <= limit))
 		return 0;
 	verbose_error(test, "Client total requested throughput rate",
 	    bw > limit ? bw : fq);
@@ -78,7 +78,7 @@ duration_cb(timer_id t, uint64_t now_us, void *arg)
 	(void)t;
 	(void)now_us;
 	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
-	test->run.sops->on_fail(test);
+	test->run.ses.sops->on_fail(test);
 	return 0;
 }
 
@@ -90,7 +90,7 @@ static int
 arm_duration_timer(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
-	int max = test->opt.max_server_duration_s;
+	int max = test->opt->max_server_duration_s;
 	uint64_t d = 0;
 
 	if (s->duration > 0)
@@ -134,12 +134,12 @@ rate_cb(timer_id t, uint64_t now_us, void *arg)
 	double bps;
 
 	(void)t;
-	if (!ratewin_add(&test->run.rate_window, now_us, total_bytes(test), &bps) ||
-	    bps <= (double)test->opt.bitrate_limit)
+	if (!ratewin_add(&test->run.srv.rate_window, now_us, total_bytes(test), &bps) ||
+	    bps <= (double)test->opt->bitrate_limit)
 		return 1;
 	verbose_error(test, "Total throughput", bps);
 	iperf_fail(test, IETOTALRATE, 0);
-	test->run.sops->on_fail(test);
+	test->run.ses.sops->on_fail(test);
 	return 0;
 }
 
@@ -151,23 +151,23 @@ rate_cb(timer_id t, uint64_t now_us, void *arg)
 static int
 arm_rate_timer(struct iperf_test *test)
 {
-	double win = test->opt.bitrate_limit_interval;
+	double win = test->opt->bitrate_limit_interval;
 	uint64_t win_us = win > 0 ? (uint64_t)(win * 1e6) : SERVER_RATE_SAMPLE_US;
 	uint64_t n, period;
 	double ignored;
 
-	if (test->opt.bitrate_limit == 0)
+	if (test->opt->bitrate_limit == 0)
 		return 0;
 	n = (win_us + SERVER_RATE_SAMPLE_US - 1) / SERVER_RATE_SAMPLE_US;
-	if (test->opt.bitrate_limit_samples > 0) /* set through the API */
-		n = (uint64_t)test->opt.bitrate_limit_samples;
+	if (test->opt->bitrate_limit_samples > 0) /* set through the API */
+		n = (uint64_t)test->opt->bitrate_limit_samples;
 	period = win_us / (n > 0 ? n : 1);
-	ratewin_init(&test->run.rate_window, win_us, period / 2);
-	(void)ratewin_add(&test->run.rate_window, evloop_now(test->loop),
+	ratewin_init(&test->run.srv.rate_window, win_us, period / 2);
+	(void)ratewin_add(&test->run.srv.rate_window, evloop_now(test->loop),
 	    total_bytes(test), &ignored);
-	test->run.rate_timer = evloop_add_timer(test->loop, period, period, rate_cb,
+	test->run.srv.rate_timer = evloop_add_timer(test->loop, period, period, rate_cb,
 	    test);
-	if (test->run.rate_timer == TIMER_NONE)
+	if (test->run.srv.rate_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -184,7 +184,7 @@ void
 server_limits_stop(struct iperf_test *test)
 {
 	evloop_cancel_timer(test->loop, &test->run.safety_timer);
-	evloop_cancel_timer(test->loop, &test->run.rate_timer);
+	evloop_cancel_timer(test->loop, &test->run.srv.rate_timer);
 }
 
 /* ---- idle ---------------------------------------------------------------- */
@@ -204,12 +204,12 @@ idle_cb(timer_id t, uint64_t now_us, void *arg)
 int
 server_limits_idle_start(struct iperf_test *test)
 {
-	if (test->opt.idle_timeout_s <= 0 ||
-	    evloop_timer_active(test->loop, test->run.idle_timer))
+	if (test->opt->idle_timeout_s <= 0 ||
+	    evloop_timer_active(test->loop, test->run.srv.idle_timer))
 		return 0;
-	test->run.idle_timer = evloop_add_timer(test->loop,
-	    (uint64_t)test->opt.idle_timeout_s * USEC_PER_SEC, 0, idle_cb, test);
-	if (test->run.idle_timer == TIMER_NONE)
+	test->run.srv.idle_timer = evloop_add_timer(test->loop,
+	    (uint64_t)test->opt->idle_timeout_s * USEC_PER_SEC, 0, idle_cb, test);
+	if (test->run.srv.idle_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -217,19 +217,19 @@ server_limits_idle_start(struct iperf_test *test)
 void
 server_limits_idle_stop(struct iperf_test *test)
 {
-	evloop_cancel_timer(test->loop, &test->run.idle_timer);
+	evloop_cancel_timer(test->loop, &test->run.srv.idle_timer);
 }
 
 void
 server_limits_idle_report(struct iperf_test *test)
 {
-	int s = test->opt.idle_timeout_s;
+	int s = test->opt->idle_timeout_s;
 
-	if (!test->opt.debug)
+	if (!test->opt->debug)
 		return;
 	report_raw(test, "Server restart (#%d) in idle state as no connection "
 	    "request was received for %d sec\n", test->server_test_number, s);
-	if (test->opt.one_off)
+	if (test->opt->one_off)
 		report_raw(test, "No connection request was received for %d sec "
 		    "in one-off mode; exiting.\n", s);
 }

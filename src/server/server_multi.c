@@ -111,8 +111,8 @@ static const struct server_child_ops multi_child_ops = {
 	.take_inbox = server_multi_take_inbox,
 };
 
-/* A test of this server: the server's options (borrowed), its output and
- * callbacks, settings as a fresh server has them. */
+/* A test of this server: the server's configuration (shared), its output
+ * and callbacks, settings as a fresh server has them. */
 static struct iperf_test *
 child_new(struct server_multi *m, struct multi_run *r)
 {
@@ -122,9 +122,7 @@ child_new(struct server_multi *m, struct multi_run *r)
 	if (c == NULL)
 		return NULL;
 	test_settings_defaults(c);
-	c->opt = s->opt;
-	c->opt_borrowed = 1;
-	c->opt.role = 's';
+	test_share_config(c, s->cfg);
 	c->reporter = s->reporter;
 	c->report_main = s->report_main; /* behind report_tee, if any */
 	c->note_out = s->note_out;
@@ -149,12 +147,7 @@ child_new(struct server_multi *m, struct multi_run *r)
 static void
 child_free(struct iperf_test *c)
 {
-	test_run_abandon(c);
-	if (c->loop != NULL)
-		server_drop_pending(c);
-	test_run_release(c);
-	affinity_restore(c);
-	server_close_listener(c);
+	server_release_test(c);
 	test_delete(c);
 }
 
@@ -207,7 +200,7 @@ static void
 start_run(struct server_multi *m, struct hello *h)
 {
 	struct iperf_test *s = m->server;
-	int cap = s->opt.max_tests > MULTI_HANDSHAKE_MIN ? s->opt.max_tests :
+	int cap = s->opt->max_tests > MULTI_HANDSHAKE_MIN ? s->opt->max_tests :
 							     MULTI_HANDSHAKE_MIN;
 	struct multi_run *r;
 	int full;
@@ -215,7 +208,7 @@ start_run(struct server_multi *m, struct hello *h)
 	/* Tests before their parameters hold no slot; they are capped on
 	 * their own, and timed out by the control-connection limits. */
 	pthread_mutex_lock(&m->lock);
-	full = m->nruns - m->active >= cap || (s->opt.one_off && m->served > 0);
+	full = m->nruns - m->active >= cap || (s->opt->one_off && m->served > 0);
 	pthread_mutex_unlock(&m->lock);
 	if (full) {
 		server_deny(h->fd);
@@ -427,7 +420,7 @@ open_fds(void)
 static const char *
 slot_refusal(struct server_multi *m, struct multi_run *me, int threads)
 {
-	const struct iperf_local *o = &m->server->opt;
+	const struct iperf_local *o = m->server->opt;
 	struct multi_run *r;
 	struct rlimit rl;
 	int same = 0, fds;
@@ -497,9 +490,9 @@ server_multi_admit(struct iperf_test *test)
 	pthread_mutex_unlock(&m->lock);
 	if (why == NULL)
 		return 0;
-	if (!test->opt.json_output && !test->opt.csv)
+	if (!test->opt->json_output && !test->opt->csv)
 		(void)iperf_printf(test, "test from %s refused, the client "
-		    "is told the server is busy: %s\n", test->run.peer_host, why);
+		    "is told the server is busy: %s\n", test->run.srv.peer_host, why);
 	return 1;
 }
 
@@ -526,10 +519,10 @@ server_multi_setup_done(struct iperf_test *test)
 
 	/* The setup turn is given up with the port: a UDP test's spare
 	 * listening socket goes first. */
-	if (test->run.prot_listener >= 0) {
-		evloop_del_fd(test->loop, test->run.prot_listener);
-		close(test->run.prot_listener);
-		test->run.prot_listener = -1;
+	if (test->run.srv.prot_listener >= 0) {
+		evloop_del_fd(test->loop, test->run.srv.prot_listener);
+		close(test->run.srv.prot_listener);
+		test->run.srv.prot_listener = -1;
 	}
 	pthread_mutex_lock(&m->lock);
 	r->wants_data = 0;
@@ -569,11 +562,11 @@ server_multi_take_inbox(struct iperf_test *test)
 		note_flush(test);
 		if (rc == -1) {
 			close(fds[i]);
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 			continue;
 		}
 		if (server_add_stream(test, fds[i]) == -1)
-			test->run.sops->on_fail(test);
+			test->run.ses.sops->on_fail(test);
 	}
 }
 
@@ -587,16 +580,16 @@ announce(struct iperf_test *s)
 	/* After an --idle-timeout restart, the banner again only with -d
 	 * (as the one-test server). */
 	s->idle_restarted = 0;
-	if (s->opt.csv) /* the header row, once */
+	if (s->opt->csv) /* the header row, once */
 		s->reporter->server_listening(s);
-	if (s->opt.json_output || s->opt.csv || (again && !s->opt.debug))
+	if (s->opt->json_output || s->opt->csv || (again && !s->opt->debug))
 		return;
-	if (s->opt.verbose)
+	if (s->opt->verbose)
 		s->reporter->server_listening(s);
 	(void)iperf_printf(s, "-----------------------------------------------"
 	    "------------\n");
 	(void)iperf_printf(s, "Server listening on %d (up to %d tests at "
-	    "once)\n", s->opt.server_port, s->opt.max_tests);
+	    "once)\n", s->opt->server_port, s->opt->max_tests);
 	(void)iperf_printf(s, "-----------------------------------------------"
 	    "------------\n");
 	report_flush(s);
@@ -658,14 +651,14 @@ idle_expired(struct server_multi *m)
 	struct iperf_test *s = m->server;
 	uint64_t now = evloop_now(s->loop);
 
-	if (s->opt.idle_timeout_s <= 0 || m->nruns > 0 || m->nhellos > 0)
+	if (s->opt->idle_timeout_s <= 0 || m->nruns > 0 || m->nhellos > 0)
 		return 0;
 	if (m->idle_since_us == 0) {
 		m->idle_since_us = now;
 		return 0;
 	}
 	return now - m->idle_since_us >=
-	    (uint64_t)s->opt.idle_timeout_s * USEC_PER_SEC;
+	    (uint64_t)s->opt->idle_timeout_s * USEC_PER_SEC;
 }
 
 /* The dispatcher's loop, until an interrupt (0), a -1 server's test is
@@ -685,7 +678,7 @@ serve(struct server_multi *m)
 		trim_when_idle(m, had);
 		if (s->interrupted)
 			return 0;
-		if (s->opt.one_off && one_off_done(m))
+		if (s->opt->one_off && one_off_done(m))
 			return 0;
 		if (idle_expired(m)) {
 			s->idle_restarted = 1;
@@ -713,7 +706,7 @@ stop_interrupted(struct server_multi *m)
 	iperf_fail(s, IESERVERTERM, 0);
 	s->run.abort = ABORT_INTERRUPT;
 	multi_close(m);
-	if (!s->opt.json_output)
+	if (!s->opt->json_output)
 		s->reporter->error(s, msg);
 	return -1;
 }
@@ -736,8 +729,7 @@ server_multi_run(struct iperf_test *s)
 	(void)pthread_cond_init(&m->turn_cv, NULL);
 	m->server = s;
 	s->multi = m;
-	s->opt.role = 's';
-	s->run.sops = NULL;
+	s->run.ses.sops = NULL;
 	s->run.done = 0;
 	if (multi_open(m) == -1) {
 		rc = -2;

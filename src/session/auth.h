@@ -168,8 +168,9 @@ int auth_client_token(struct iperf_test *test);
 /* Server: when authentication is configured, verify the client's token
  * and print the -d line.  0, or -1 with IEAUTHTEST recorded. */
 int auth_server_check(struct iperf_test *test);
-/* Free the keys and password kept in test->opt. */
-void auth_release(struct iperf_test *test);
+/* The test's authentication context (its configuration's, test_config.h)
+ * for storing a key or password: it frees them with the configuration. */
+struct auth_ctx *auth_ctx_of(struct iperf_test *test);
 /* OpenSSL builds only: read a password, "Password: " on stdout, then one
  * line from stdin with echo off when stdin is a terminal.  0, or -1 (EOF,
  * too long). */

@@ -20,6 +20,7 @@
 #include "iperf.h"
 #include "iperf_error.h"
 #include "report.h"
+#include "test_config.h"
 #include "banned.h"
 
 /* -d levels of the two lines (success is information, failure a
@@ -30,22 +31,23 @@
 static enum auth_padding
 padding_of(const struct iperf_test *test)
 {
-	return test->opt.use_pkcs1_padding ? AUTH_PAD_PKCS1 : AUTH_PAD_OAEP;
+	return test->opt->use_pkcs1_padding ? AUTH_PAD_PKCS1 : AUTH_PAD_OAEP;
 }
 
 int
 auth_client_token(struct iperf_test *test)
 {
-	const struct iperf_local *o = &test->opt;
+	const struct iperf_local *o = test->opt;
+	const struct auth_ctx *a = &test->cfg->auth;
 	char *tok;
 
-	if (o->auth_username == NULL && o->auth_public_key == NULL)
+	if (o->auth_username == NULL && a->public_key == NULL)
 		return 0; /* not configured */
-	if (o->auth_username == NULL || o->auth_public_key == NULL ||
-	    o->auth_password == NULL)
+	if (o->auth_username == NULL || a->public_key == NULL ||
+	    a->password == NULL)
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
-	tok = auth_token_build(o->auth_public_key, padding_of(test),
-	    o->auth_username, o->auth_password, (int64_t)time(NULL));
+	tok = auth_token_build(a->public_key, padding_of(test),
+	    o->auth_username, a->password, (int64_t)time(NULL));
 	if (tok == NULL)
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	free(test->settings.authtoken);
@@ -94,18 +96,20 @@ debug_line(struct iperf_test *test, enum auth_result r,
 int
 auth_server_check(struct iperf_test *test)
 {
-	const struct iperf_local *o = &test->opt;
+	const struct iperf_local *o = test->opt;
 	struct auth_creds c;
 	enum auth_result r;
 	size_t len = 0;
 	char *users;
 
-	if (o->auth_private_key == NULL && o->auth_users_path == NULL)
+	const struct auth_key *key = test->cfg->auth.private_key;
+
+	if (key == NULL && o->auth_users_path == NULL)
 		return 0; /* not configured: a token is ignored */
-	if (o->auth_private_key == NULL || o->auth_users_path == NULL)
+	if (key == NULL || o->auth_users_path == NULL)
 		return iperf_fail(test, IESETSERVERAUTH, 0); /* half set (API) */
 	users = read_users(o->auth_users_path, &len);
-	r = auth_token_verify(o->auth_private_key, padding_of(test),
+	r = auth_token_verify(key, padding_of(test),
 	    test->settings.authtoken, users, len, (int64_t)time(NULL),
 	    o->auth_skew_threshold_s, &c);
 	free(users);
@@ -116,16 +120,21 @@ auth_server_check(struct iperf_test *test)
 	return 0;
 }
 
-void
-auth_release(struct iperf_test *test)
+static void
+auth_ctx_release(struct auth_ctx *a)
 {
-	struct iperf_local *o = &test->opt;
+	auth_key_free(a->public_key);
+	auth_key_free(a->private_key);
+	auth_secret_free(a->password);
+	a->public_key = a->private_key = NULL;
+	a->password = NULL;
+}
 
-	auth_key_free(o->auth_public_key);
-	auth_key_free(o->auth_private_key);
-	auth_secret_free(o->auth_password);
-	o->auth_public_key = o->auth_private_key = NULL;
-	o->auth_password = NULL;
+struct auth_ctx *
+auth_ctx_of(struct iperf_test *test)
+{
+	test->cfg->auth.release = auth_ctx_release;
+	return &test->cfg->auth;
 }
 
 /* ---- password ------------------------------------------------------------ */

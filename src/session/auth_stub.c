@@ -5,16 +5,19 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include "auth.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#include "test_config.h"
 #include "banned.h"
 
 int
 auth_client_token(struct iperf_test *test)
 {
 	/* Only the library's setters can ask for it: refuse. */
-	if (test->opt.auth_username != NULL)
+	if (test->opt->auth_username != NULL)
 		return iperf_fail(test, IESETCLIENTAUTH, 0);
 	return 0;
 }
@@ -22,13 +25,23 @@ auth_client_token(struct iperf_test *test)
 int
 auth_server_check(struct iperf_test *test)
 {
-	if (test->opt.auth_users_path != NULL)
+	if (test->opt->auth_users_path != NULL)
 		return iperf_fail(test, IESETSERVERAUTH, 0);
 	return 0;
 }
 
-void
-auth_release(struct iperf_test *test)
+/* Nothing can be loaded without OpenSSL but a password given through
+ * the API (kept so that a test asking for authentication fails). */
+static void
+auth_ctx_release(struct auth_ctx *a)
 {
-	(void)test;
+	free(a->password);
+	a->password = NULL;
+}
+
+struct auth_ctx *
+auth_ctx_of(struct iperf_test *test)
+{
+	test->cfg->auth.release = auth_ctx_release;
+	return &test->cfg->auth;
 }

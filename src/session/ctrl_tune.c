@@ -16,7 +16,7 @@ static void
 report_keepalive(struct iperf_test *test, const struct net_keepalive *ka,
     const char *origin)
 {
-	if (!test->opt.verbose || test->opt.json_output)
+	if (!test->opt->verbose || test->opt->json_output)
 		return;
 	report_raw(test, "Control connection TCP Keepalive "
 	    "TCP_KEEPIDLE/TCP_KEEPINTVL/TCP_KEEPCNT are set to %d/%d/%d%s\n",
@@ -28,17 +28,17 @@ report_keepalive(struct iperf_test *test, const struct net_keepalive *ka,
 static void
 tune_ctrl_defaults(struct iperf_test *test)
 {
-	const struct iperf_local *o = &test->opt;
+	const struct iperf_local *o = test->opt;
 	struct net_keepalive ka;
 
 	if (!o->no_cntl_ka) {
 		ka.idle = IPERF_CTRL_KA_IDLE_S;
 		ka.intvl = IPERF_CTRL_KA_INTVL_S;
 		ka.cnt = IPERF_CTRL_KA_CNT;
-		if (net_set_keepalive(test->run.ctrl_sck, &ka) == 0)
+		if (net_set_keepalive(test->run.ses.ctrl_sck, &ka) == 0)
 			report_keepalive(test, &ka, " (default; --no-cntl-ka: none)");
 	}
-	if (o->snd_timeout_set || net_set_user_timeout(test->run.ctrl_sck,
+	if (o->snd_timeout_set || net_set_user_timeout(test->run.ses.ctrl_sck,
 				      IPERF_CTRL_USER_TIMEOUT_MS) == -1)
 		return;
 	if (o->verbose && !o->json_output)
@@ -59,12 +59,12 @@ test_tune_ctrl(struct iperf_test *test)
 {
 	static const int codes[] = { 0, IESETCNTLKA, IESETCNTLKAKEEPIDLE,
 		IESETCNTLKAINTERVAL, IESETCNTLKACOUNT };
-	const struct iperf_local *o = &test->opt;
+	const struct iperf_local *o = test->opt;
 	struct net_keepalive ka;
 	int step;
 
 	if (o->snd_timeout_ms > 0 &&
-	    net_set_user_timeout(test->run.ctrl_sck, o->snd_timeout_ms) == -1)
+	    net_set_user_timeout(test->run.ses.ctrl_sck, o->snd_timeout_ms) == -1)
 		return iperf_fail(test, IESETUSERTIMEOUT, errno);
 	if (!o->cntl_ka) {
 		tune_ctrl_defaults(test);
@@ -73,9 +73,9 @@ test_tune_ctrl(struct iperf_test *test)
 	ka.idle = o->cntl_ka_idle;
 	ka.intvl = o->cntl_ka_intvl;
 	ka.cnt = o->cntl_ka_cnt;
-	step = net_set_keepalive(test->run.ctrl_sck, &ka);
+	step = net_set_keepalive(test->run.ses.ctrl_sck, &ka);
 	if (step == 0)
-		step = net_get_keepalive(test->run.ctrl_sck, &ka);
+		step = net_get_keepalive(test->run.ses.ctrl_sck, &ka);
 	if (step != 0)
 		return iperf_fail(test, codes[step], errno);
 	report_keepalive(test, &ka, "");

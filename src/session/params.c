@@ -443,10 +443,10 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 static int
 encode_server_output(struct iperf_test *test, cJSON *o)
 {
-	if (test->opt.role != 's' || !test->settings.get_server_output)
+	if (test->opt->role != 's' || !test->settings.get_server_output)
 		return 0;
-	if (test->opt.json_output && test->run.json_top != NULL) {
-		cJSON *copy = cJSON_Duplicate(test->run.json_top, 1);
+	if (test->opt->json_output && test->run.rep.json_top != NULL) {
+		cJSON *copy = cJSON_Duplicate(test->run.rep.json_top, 1);
 		if (copy == NULL)
 			return -1;
 		if (!stats_for_peer(test))
@@ -455,7 +455,7 @@ encode_server_output(struct iperf_test *test, cJSON *o)
 		return 0;
 	}
 	return add_str(o, "server_output_text",
-	    test->run.server_outbuf != NULL ? test->run.server_outbuf : "");
+	    test->run.rep.server_outbuf != NULL ? test->run.rep.server_outbuf : "");
 }
 
 cJSON *
@@ -521,7 +521,7 @@ decode_latsum(const cJSON *o, const char *key, struct latsum *out)
 static int
 stats_asked(const struct iperf_test *test)
 {
-	return test->opt.role == 'c' &&
+	return test->opt->role == 'c' &&
 	    (ext_client_wants(test) & EXT_STATS) != 0;
 }
 
@@ -581,15 +581,15 @@ decode_server_output(struct iperf_test *test, const cJSON *doc)
 	const cJSON *js;
 	const char *txt = NULL;
 
-	if (test->opt.role != 'c' || !test->settings.get_server_output)
+	if (test->opt->role != 'c' || !test->settings.get_server_output)
 		return;
 	js = cJSON_GetObjectItemCaseSensitive(doc, "server_output_json");
 	if (js != NULL && cJSON_IsObject(js)) {
-		cJSON_Delete(test->run.json_server_output);
-		test->run.json_server_output = cJSON_Duplicate(js, 1);
+		cJSON_Delete(test->run.ses.json_server_output);
+		test->run.ses.json_server_output = cJSON_Duplicate(js, 1);
 	}
 	if (json_get_string(doc, "server_output_text", &txt) == JSON_OK)
-		(void)str_replace(&test->run.server_output_text, txt);
+		(void)str_replace(&test->run.ses.server_output_text, txt);
 }
 
 int
@@ -616,8 +616,8 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 		return iperf_fail(test, IERECVRESULTS, 0);
 	if (json_get_string(doc, "congestion_used", &cc) == JSON_OK)
 		(void)str_replace(&test->run.remote_congestion_used, cc);
-	test->run.peer_has_rtt_sum = stats_asked(test) &&
-	    decode_latsum(doc, "sum_rtt_us", &test->run.peer_rtt_sum);
+	test->run.ses.peer_has_rtt_sum = stats_asked(test) &&
+	    decode_latsum(doc, "sum_rtt_us", &test->run.ses.peer_rtt_sum);
 	cJSON_ArrayForEach(s, streams)
 	{
 		if (++n > 2 * IPERF_MAX_STREAMS || !cJSON_IsObject(s))

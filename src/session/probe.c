@@ -40,17 +40,17 @@ static int
 tick_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 
 	(void)t;
 	(void)now_us;
 	if (p == NULL || p->phase == PROBE_OFF)
 		return 0;
-	if (p->in_flight || test->run.ctrl_sck < 0)
+	if (p->in_flight || test->run.ses.ctrl_sck < 0)
 		return 1; /* one request at a time */
 	p->sent_phase = p->phase;
 	p->sent_ns = now_ns();
-	if (ctrl_send_state(test->run.ctrl_sck, EXT_STATE_PROBE) == -1)
+	if (ctrl_send_state(test->run.ses.ctrl_sck, EXT_STATE_PROBE) == -1)
 		return 1; /* the control reader reports a dead connection */
 	p->in_flight = 1;
 	return 1;
@@ -59,17 +59,17 @@ tick_cb(timer_id t, uint64_t now_us, void *arg)
 int
 probe_start(struct iperf_test *test)
 {
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 
 	if (p == NULL) {
 		p = calloc(1, sizeof(*p));
 		if (p == NULL)
 			return iperf_fail(test, IENEWTEST, ENOMEM);
 		p->tick = TIMER_NONE;
-		test->run.probe = p;
+		test->run.ses.probe = p;
 	}
 	p->phase = PROBE_IDLE;
-	test->run.latency.used = 1;
+	test->run.ses.latency.used = 1;
 	p->tick = evloop_add_timer(test->loop, 0, PROBE_PERIOD_US, tick_cb,
 	    test);
 	if (p->tick == TIMER_NONE)
@@ -80,7 +80,7 @@ probe_start(struct iperf_test *test)
 static void
 set_phase(struct iperf_test *test, enum probe_phase phase)
 {
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 
 	if (p != NULL && p->phase != PROBE_OFF)
 		p->phase = phase;
@@ -101,21 +101,21 @@ probe_loaded(struct iperf_test *test)
 void
 probe_stop(struct iperf_test *test)
 {
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 
 	if (p == NULL)
 		return;
 	p->phase = PROBE_OFF;
 	evloop_cancel_timer(test->loop, &p->tick);
 	/* what the reporters read */
-	latstat_summary(&p->idle, &test->run.latency.idle);
-	latstat_summary(&p->loaded, &test->run.latency.loaded);
+	latstat_summary(&p->idle, &test->run.ses.latency.idle);
+	latstat_summary(&p->loaded, &test->run.ses.latency.loaded);
 }
 
 int
 probe_on_answer(struct iperf_test *test)
 {
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 	uint64_t rtt;
 
 	if (p == NULL || !p->in_flight)
@@ -134,7 +134,7 @@ probe_on_answer(struct iperf_test *test)
 void
 probe_release(struct iperf_test *test)
 {
-	struct probe *p = test->run.probe;
+	struct probe *p = test->run.ses.probe;
 
 	if (p == NULL)
 		return;
@@ -142,5 +142,5 @@ probe_release(struct iperf_test *test)
 	latstat_free(&p->idle);
 	latstat_free(&p->loaded);
 	free(p);
-	test->run.probe = NULL;
+	test->run.ses.probe = NULL;
 }

@@ -16,7 +16,7 @@
  *
  * A request outstanding when the phase changes counts in the phase it was
  * sent in; one outstanding at the end is dropped.  Nothing here prints:
- * when the probe stops it publishes its figures in test->run.latency
+ * when the probe stops it publishes its figures in test->run.ses.latency
  * (iperf.h), which the reporters read.  The probe's state is its own,
  * made by probe_start() and freed by probe_release().
  */

@@ -7,35 +7,52 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "ctrl.h"
 #include "evloop.h"
 #include "iperf.h"
 #include "placement.h"
 #include "probe.h"
 #include "proto.h"
-#include "report_out.h"
+#include "report.h"
 #include "run.h"
+#include "session.h"
 #include "stream.h"
 #include "stream_set.h"
 #include "test.h"
 #include "banned.h"
 
+/* The session's part of the run (struct run_session). */
+static void
+session_run_release(struct iperf_test *test)
+{
+	struct run_session *s = &test->run.ses;
+
+	probe_release(test);
+	ctrl_free(s->ctrl);
+	s->ctrl = NULL;
+	if (s->ctrl_sck >= 0)
+		close(s->ctrl_sck);
+	s->ctrl_sck = -1;
+	cJSON_Delete(s->json_server_output);
+	s->json_server_output = NULL;
+	free(s->server_output_text);
+	s->server_output_text = NULL;
+}
+
 void
 test_run_release(struct iperf_test *test)
 {
-	struct iperf_run *r = &test->run;
+	const struct session_ops *role = test->run.ses.sops;
 
 	test_cancel_timers(test);
 	test_free_streams(test);
-	probe_release(test);
+	if (role != NULL && role->release != NULL)
+		role->release(test);
 	placement_release(test);
-	ctrl_free(r->ctrl);
-	r->ctrl = NULL;
-	if (r->ctrl_sck >= 0)
-		close(r->ctrl_sck);
-	if (r->prot_listener >= 0 && r->prot_listener != test->listener)
-		close(r->prot_listener);
-	report_out_release(test);
+	session_run_release(test);
+	report_run_release(test);
 	test_run_free(test);
 }
 
@@ -69,9 +86,6 @@ test_run_abandon(struct iperf_test *test)
 	stream_stop_workers(test, 1);
 	if (test->loop == NULL)
 		return;
-	if (test->run.ctrl_sck >= 0)
-		evloop_del_fd(test->loop, test->run.ctrl_sck);
-	if (test->run.prot_listener >= 0 &&
-	    test->run.prot_listener != test->listener)
-		evloop_del_fd(test->loop, test->run.prot_listener);
+	if (test->run.ses.ctrl_sck >= 0)
+		evloop_del_fd(test->loop, test->run.ses.ctrl_sck);
 }

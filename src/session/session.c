@@ -40,13 +40,13 @@ static void
 session_fail(struct iperf_test *test)
 {
 	/* A wait the interrupt cut short (EINTR) is the interrupt. */
-	if (test->interrupted && !test->run.interrupt_handled &&
+	if (test->interrupted && !test->run.ses.interrupt_handled &&
 	    test->run.err.sys_errno == EINTR) {
 		check_interrupt(test);
 		return;
 	}
-	if (test->run.sops != NULL && test->run.sops->on_fail != NULL)
-		test->run.sops->on_fail(test);
+	if (test->run.ses.sops != NULL && test->run.ses.sops->on_fail != NULL)
+		test->run.ses.sops->on_fail(test);
 }
 
 static void
@@ -59,8 +59,8 @@ wake_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	(void)events;
 	test_drain_wake(test);
 	check_interrupt(test);
-	if (!test->run.done && test->run.sops != NULL && test->run.sops->on_wake != NULL)
-		test->run.sops->on_wake(test);
+	if (!test->run.done && test->run.ses.sops != NULL && test->run.ses.sops->on_wake != NULL)
+		test->run.ses.sops->on_wake(test);
 }
 
 int
@@ -98,10 +98,10 @@ session_close_wake(struct iperf_test *test)
 static void
 check_interrupt(struct iperf_test *test)
 {
-	if (test->interrupted && !test->run.interrupt_handled) {
-		test->run.interrupt_handled = 1;
-		if (test->run.sops != NULL && test->run.sops->on_interrupt != NULL)
-			test->run.sops->on_interrupt(test);
+	if (test->interrupted && !test->run.ses.interrupt_handled) {
+		test->run.ses.interrupt_handled = 1;
+		if (test->run.ses.sops != NULL && test->run.ses.sops->on_interrupt != NULL)
+			test->run.ses.sops->on_interrupt(test);
 	}
 }
 
@@ -110,7 +110,7 @@ check_interrupt(struct iperf_test *test)
 static void
 cancel_ctrl_timer(struct iperf_test *test)
 {
-	evloop_cancel_timer(test->loop, &test->run.ctrl_timer);
+	evloop_cancel_timer(test->loop, &test->run.ses.ctrl_timer);
 }
 
 static int
@@ -120,7 +120,7 @@ ctrl_timer_cb(timer_id t, uint64_t now_us, void *arg)
 
 	(void)t;
 	(void)now_us;
-	iperf_fail(test, test->run.ctrl_fail_code, 0);
+	iperf_fail(test, test->run.ses.ctrl_fail_code, 0);
 	session_fail(test);
 	return 0;
 }
@@ -133,34 +133,34 @@ arm_ctrl_timer(struct iperf_test *test, int progress)
 	uint64_t delay = IPERF_CTRL_FIRST_BYTE_US;
 
 	if (!progress)
-		test->run.ctrl_unit_start_us = now;
-	if (progress && test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US < now + delay)
-		delay = test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US > now ?
-		    test->run.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US - now : 0;
-	if (evloop_reset_timer(test->loop, test->run.ctrl_timer, delay) == -1)
-		test->run.ctrl_timer = evloop_add_timer(test->loop, delay, 0,
+		test->run.ses.ctrl_unit_start_us = now;
+	if (progress && test->run.ses.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US < now + delay)
+		delay = test->run.ses.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US > now ?
+		    test->run.ses.ctrl_unit_start_us + IPERF_CTRL_TOTAL_US - now : 0;
+	if (evloop_reset_timer(test->loop, test->run.ses.ctrl_timer, delay) == -1)
+		test->run.ses.ctrl_timer = evloop_add_timer(test->loop, delay, 0,
 		    ctrl_timer_cb, test);
 }
 
 void
 session_expect_json(struct iperf_test *test, size_t cap)
 {
-	ctrl_expect(test->run.ctrl, CTRL_EXPECT_JSON, cap);
+	ctrl_expect(test->run.ses.ctrl, CTRL_EXPECT_JSON, cap);
 	arm_ctrl_timer(test, 0);
 }
 
 void
 session_expect_cookie(struct iperf_test *test)
 {
-	test->run.ctrl_fail_code = IERECVCOOKIE;
-	ctrl_expect(test->run.ctrl, CTRL_EXPECT_COOKIE, CTRL_PARAMS_MAX_BYTES);
+	test->run.ses.ctrl_fail_code = IERECVCOOKIE;
+	ctrl_expect(test->run.ses.ctrl, CTRL_EXPECT_COOKIE, CTRL_PARAMS_MAX_BYTES);
 	arm_ctrl_timer(test, 0);
 }
 
 void
 session_expect_errints(struct iperf_test *test)
 {
-	ctrl_expect(test->run.ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
+	ctrl_expect(test->run.ses.ctrl, CTRL_EXPECT_ERRINTS, CTRL_PARAMS_MAX_BYTES);
 	arm_ctrl_timer(test, 0);
 }
 
@@ -168,15 +168,15 @@ void
 session_expect_state(struct iperf_test *test)
 {
 	cancel_ctrl_timer(test);
-	ctrl_expect(test->run.ctrl, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
+	ctrl_expect(test->run.ses.ctrl, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
 }
 
 static int
 dispatch(struct iperf_test *test, struct ctrl_msg *m)
 {
-	const struct session_ops *ops = test->run.sops;
+	const struct session_ops *ops = test->run.ses.sops;
 
-	test->run.ctrl_units++;
+	test->run.ses.ctrl_units++;
 	switch (m->kind) {
 	case CTRL_MSG_STATE:
 		return session_step(test, m->state);
@@ -196,23 +196,23 @@ dispatch(struct iperf_test *test, struct ctrl_msg *m)
 static void
 fault_to_error(struct iperf_test *test)
 {
-	switch (ctrl_fault(test->run.ctrl)) {
+	switch (ctrl_fault(test->run.ses.ctrl)) {
 	case CTRL_FAULT_EMPTY_JSON:
 	case CTRL_FAULT_TOO_BIG:
-		iperf_fail(test, test->run.ctrl_fail_code, 0);
+		iperf_fail(test, test->run.ses.ctrl_fail_code, 0);
 		break;
 	case CTRL_FAULT_EOF:
 	case CTRL_FAULT_NONE:
 	default:
-		if (ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_STATE ||
-		    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_NONE)
+		if (ctrl_expecting(test->run.ses.ctrl) == CTRL_EXPECT_STATE ||
+		    ctrl_expecting(test->run.ses.ctrl) == CTRL_EXPECT_NONE)
 			iperf_fail(test, IECTRLCLOSE, 0);
 		else
-			iperf_fail(test, test->run.ctrl_fail_code, 0);
+			iperf_fail(test, test->run.ses.ctrl_fail_code, 0);
 		break;
 	}
-	test->run.ctrl_eof = ctrl_fault(test->run.ctrl) == CTRL_FAULT_EOF ||
-	    test->run.ctrl_eof_seen;
+	test->run.ses.ctrl_eof = ctrl_fault(test->run.ses.ctrl) == CTRL_FAULT_EOF ||
+	    test->run.ses.ctrl_eof_seen;
 }
 
 static void
@@ -221,8 +221,8 @@ process_ctrl(struct iperf_test *test)
 	struct ctrl_msg m;
 	int rc = 0;
 
-	while (!test->run.done && test->run.ctrl != NULL &&
-	    (rc = ctrl_next(test->run.ctrl, &m)) == 1) {
+	while (!test->run.done && test->run.ses.ctrl != NULL &&
+	    (rc = ctrl_next(test->run.ses.ctrl, &m)) == 1) {
 		int hr = dispatch(test, &m);
 		free(m.json);
 		if (hr == -1) {
@@ -230,10 +230,10 @@ process_ctrl(struct iperf_test *test)
 			return;
 		}
 	}
-	if (test->run.done || test->run.ctrl == NULL)
+	if (test->run.done || test->run.ses.ctrl == NULL)
 		return;
-	if (rc == -1 || (test->run.ctrl_eof_seen &&
-			    ctrl_expecting(test->run.ctrl) == CTRL_EXPECT_NONE)) {
+	if (rc == -1 || (test->run.ses.ctrl_eof_seen &&
+			    ctrl_expecting(test->run.ses.ctrl) == CTRL_EXPECT_NONE)) {
 		fault_to_error(test);
 		session_fail(test);
 	}
@@ -246,19 +246,19 @@ ctrl_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	long n;
 
 	(void)events;
-	n = ctrl_fill(test->run.ctrl, fd, evloop_now(loop));
+	n = ctrl_fill(test->run.ses.ctrl, fd, evloop_now(loop));
 	if (n == -1) {
 		if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
 			return;
 		iperf_fail(test, IECTRLREAD, errno);
-		test->run.ctrl_eof = 1;
+		test->run.ses.ctrl_eof = 1;
 		session_fail(test);
 		return;
 	}
 	if (n == 0) {
-		test->run.ctrl_eof_seen = 1;
+		test->run.ses.ctrl_eof_seen = 1;
 		evloop_del_fd(loop, fd);
-	} else if (ctrl_unit_in_progress(test->run.ctrl)) {
+	} else if (ctrl_unit_in_progress(test->run.ses.ctrl)) {
 		arm_ctrl_timer(test, 1);
 	}
 	process_ctrl(test);
@@ -267,15 +267,15 @@ ctrl_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 int
 session_attach_ctrl(struct iperf_test *test, const struct session_ops *ops)
 {
-	test->run.sops = ops;
-	if (test->run.ctrl == NULL) {
-		test->run.ctrl = ctrl_new();
-		if (test->run.ctrl == NULL)
+	test->run.ses.sops = ops;
+	if (test->run.ses.ctrl == NULL) {
+		test->run.ses.ctrl = ctrl_new();
+		if (test->run.ses.ctrl == NULL)
 			return iperf_fail(test, IEINITTEST, ENOMEM);
 	}
-	if (net_set_nonblocking(test->run.ctrl_sck, 1) == -1)
+	if (net_set_nonblocking(test->run.ses.ctrl_sck, 1) == -1)
 		return iperf_fail(test, IENONBLOCKING, errno);
-	if (evloop_add_fd(test->loop, test->run.ctrl_sck, EV_READ, ctrl_cb, test) ==
+	if (evloop_add_fd(test->loop, test->run.ses.ctrl_sck, EV_READ, ctrl_cb, test) ==
 	    -1)
 		return iperf_fail(test, IEINITTEST, errno);
 	return 0;
@@ -285,14 +285,14 @@ void
 session_detach_ctrl(struct iperf_test *test)
 {
 	cancel_ctrl_timer(test);
-	if (test->run.ctrl_sck >= 0 && test->loop != NULL)
-		evloop_del_fd(test->loop, test->run.ctrl_sck);
+	if (test->run.ses.ctrl_sck >= 0 && test->loop != NULL)
+		evloop_del_fd(test->loop, test->run.ses.ctrl_sck);
 }
 
 int
 session_step(struct iperf_test *test, signed char state)
 {
-	const struct session_ops *ops = test->run.sops;
+	const struct session_ops *ops = test->run.ses.sops;
 	size_t i;
 
 	report_debug(test, 3, "Reading new State - current state is %d, received %d",
@@ -306,7 +306,7 @@ session_step(struct iperf_test *test, signed char state)
 			continue;
 		return tr->enter(test);
 	}
-	test->run.last_bad_state = state;
+	test->run.ses.last_bad_state = state;
 	return iperf_fail(test, IEMESSAGE, 0);
 }
 
@@ -349,9 +349,9 @@ int
 session_send_state(struct iperf_test *test, signed char state)
 {
 	test->run.state = state;
-	test->run.ctrl_activity_us = evloop_now(test->loop);
+	test->run.ses.ctrl_activity_us = evloop_now(test->loop);
 	report_debug(test, 3, "State change: State set to %d", state);
-	if (ctrl_send_state(test->run.ctrl_sck, state) == -1)
+	if (ctrl_send_state(test->run.ses.ctrl_sck, state) == -1)
 		return iperf_fail(test, IESENDMESSAGE, errno);
 	return 0;
 }
@@ -369,7 +369,7 @@ omit_end(struct iperf_test *test, uint64_t now)
 	/* Restart the interval and end clocks from the same instant, the
 	 * interval timer first so that it runs first at equal deadlines. */
 	evloop_reset_timer_at(test->loop, test->run.stats_timer,
-	    now + (uint64_t)(test->opt.stats_interval * 1e6));
+	    now + (uint64_t)(test->opt->stats_interval * 1e6));
 	evloop_reset_timer_at(test->loop, test->run.end_timer,
 	    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
 }
@@ -403,8 +403,8 @@ stats_cb(timer_id t, uint64_t now_us, void *arg)
 		test->reporter->interval(test);
 	if (test->run.omitting && now_us + 1000 >= test->run.omit_end_us)
 		omit_end(test, now_us);
-	if (test->run.sops->on_tick != NULL)
-		test->run.sops->on_tick(test);
+	if (test->run.ses.sops->on_tick != NULL)
+		test->run.ses.sops->on_tick(test);
 	return 1;
 }
 
@@ -416,8 +416,8 @@ session_check_cb(timer_id t, uint64_t now_us, void *arg)
 	(void)t;
 	(void)now_us;
 	note_flush(test); /* what the workers' transports noted */
-	if (test->run.sops->on_check != NULL)
-		test->run.sops->on_check(test);
+	if (test->run.ses.sops->on_check != NULL)
+		test->run.ses.sops->on_check(test);
 	return 1;
 }
 
@@ -425,8 +425,8 @@ int
 session_start_measuring(struct iperf_test *test)
 {
 	uint64_t now = evloop_now(test->loop);
-	uint64_t ival = (uint64_t)(test->opt.stats_interval * 1e6);
-	uint64_t check = test->opt.role == 's' ? USEC_PER_SEC : 100000;
+	uint64_t ival = (uint64_t)(test->opt->stats_interval * 1e6);
+	uint64_t check = test->opt->role == 's' ? USEC_PER_SEC : 100000;
 
 	test->run.start_us = now;
 	stats_start(test, now);
@@ -447,11 +447,11 @@ session_start_measuring(struct iperf_test *test)
 		if (test->run.omit_timer == TIMER_NONE)
 			return iperf_fail(test, IENEWTIMER, ENOMEM);
 	}
-	if (evloop_timer_active(test->loop, test->run.check_timer))
+	if (evloop_timer_active(test->loop, test->run.ses.check_timer))
 		return 0;
-	test->run.check_timer = evloop_add_timer(test->loop, check, check,
+	test->run.ses.check_timer = evloop_add_timer(test->loop, check, check,
 	    session_check_cb, test);
-	if (test->run.check_timer == TIMER_NONE)
+	if (test->run.ses.check_timer == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
@@ -470,9 +470,9 @@ session_collect_final(struct iperf_test *test)
 	struct cpu_sample end;
 	char cc[64];
 
-	if (test->run.final_collected)
+	if (test->run.ses.final_collected)
 		return;
-	test->run.final_collected = 1;
+	test->run.ses.final_collected = 1;
 	session_stop_measuring(test);
 	stats_keep_sender_info(test);
 	stream_stop_workers(test, 0);
@@ -497,7 +497,7 @@ session_send_results(struct iperf_test *test)
 	if (doc == NULL)
 		return iperf_fail(test, IEPACKAGERESULTS, ENOMEM);
 	txt = json_print_compact(doc);
-	if (txt != NULL && test->opt.debug_level >= 3) {
+	if (txt != NULL && test->opt->debug_level >= 3) {
 		char *pretty = json_print_pretty(doc);
 		report_debug(test, 3, "send_results\n%s", pretty ? pretty : "");
 		free(pretty);
@@ -505,7 +505,7 @@ session_send_results(struct iperf_test *test)
 	cJSON_Delete(doc);
 	if (txt == NULL)
 		return iperf_fail(test, IEPACKAGERESULTS, ENOMEM);
-	rc = ctrl_send_json(test->run.ctrl_sck, txt, strlen(txt));
+	rc = ctrl_send_json(test->run.ses.ctrl_sck, txt, strlen(txt));
 	free(txt);
 	if (rc == -1)
 		return iperf_fail(test, IESENDRESULTS, errno);
@@ -520,7 +520,7 @@ session_apply_results(struct iperf_test *test, const char *json, size_t len)
 
 	if (doc == NULL)
 		return iperf_fail(test, IERECVRESULTS, 0);
-	if (test->opt.debug_level >= 3) {
+	if (test->opt->debug_level >= 3) {
 		char *pretty = json_print_pretty(doc);
 		report_debug(test, 3, "get_results\n%s", pretty ? pretty : "");
 		free(pretty);
@@ -537,7 +537,7 @@ session_report_failure(struct iperf_test *test)
 	char line[600];
 
 	iperf_error_format(&test->run.err, msg, sizeof(msg));
-	if (test->opt.json_output && test->opt.role == 'c')
+	if (test->opt->json_output && test->opt->role == 'c')
 		test->reporter->error(test, msg);
 	else {
 		(void)snprintf(line, sizeof(line), "error - %s", msg);
@@ -552,16 +552,16 @@ session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
 	uint64_t deadline, hard;
 	char buf[512];
 
-	if (test->run.ctrl_sck < 0)
+	if (test->run.ses.ctrl_sck < 0)
 		return;
 	session_detach_ctrl(test);
-	(void)shutdown(test->run.ctrl_sck, SHUT_WR);
+	(void)shutdown(test->run.ses.ctrl_sck, SHUT_WR);
 	/* timeout_us of silence ends the wait; a peer that keeps trickling
 	 * bytes is cut off after max_us in all. */
 	deadline = iperf_time_now_us() + timeout_us;
 	hard = iperf_time_now_us() + max_us;
-	while (!test->run.ctrl_eof) {
-		struct pollfd pfd = { .fd = test->run.ctrl_sck, .events = POLLIN };
+	while (!test->run.ses.ctrl_eof) {
+		struct pollfd pfd = { .fd = test->run.ses.ctrl_sck, .events = POLLIN };
 		uint64_t now = iperf_time_now_us();
 		ssize_t n;
 
@@ -570,14 +570,14 @@ session_close_ctrl(struct iperf_test *test, uint64_t timeout_us,
 		if (now >= deadline || poll(&pfd, 1,
 			(int)((deadline - now) / 1000) + 1) <= 0)
 			break;
-		n = recv(test->run.ctrl_sck, buf, sizeof(buf), 0);
+		n = recv(test->run.ses.ctrl_sck, buf, sizeof(buf), 0);
 		if (n == 0 || (n == -1 && errno != EAGAIN && errno != EINTR))
 			break;
 		if (n > 0)
 			deadline = iperf_time_now_us() + timeout_us;
 	}
-	close(test->run.ctrl_sck);
-	test->run.ctrl_sck = -1;
-	ctrl_free(test->run.ctrl);
-	test->run.ctrl = NULL;
+	close(test->run.ses.ctrl_sck);
+	test->run.ses.ctrl_sck = -1;
+	ctrl_free(test->run.ses.ctrl);
+	test->run.ses.ctrl = NULL;
 }

@@ -46,6 +46,9 @@ struct session_ops {
 	/* Server: every expected data stream is in (the accept path says
 	 * so); 0 or -1.  Optional. */
 	int (*on_streams_ready)(struct iperf_test *test);
+	/* The role's part of the run (struct run_client / run_server,
+	 * iperf.h) released by its owner (test_run_release); optional. */
+	void (*release)(struct iperf_test *test);
 };
 
 /* Create the loop for a run (idempotent). */

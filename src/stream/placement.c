@@ -34,7 +34,7 @@ wanted(const struct iperf_test *test)
 	if (test->proto == NULL || test->proto->id != SOCK_STREAM ||
 	    test->settings.rr || first == NULL)
 		return 0;
-	if (test->opt.affinity >= 0 || test->settings.server_affinity >= 0)
+	if (test->opt->affinity >= 0 || test->settings.server_affinity >= 0)
 		return 0;
 	return addr_within_host(&first->local_addr, first->local_len,
 	    &first->remote_addr, first->remote_len);
@@ -62,8 +62,8 @@ placement_plan(struct iperf_test *test)
 	int n = 0, streams = 0, i;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		sp->place_cpu = -1;
-		sp->place_follow = 0;
+		sp->w.place_cpu = -1;
+		sp->w.place_follow = 0;
 		streams++;
 	}
 	placement_release(test);
@@ -108,9 +108,9 @@ placement_plan(struct iperf_test *test)
 	i = 0;
 	for (sp = test->run.streams; sp != NULL; sp = sp->next, i++) {
 		if (sp->sender)
-			sp->place_cpu = cpus[i % n];
+			sp->w.place_cpu = cpus[i % n];
 		else
-			sp->place_follow = 1;
+			sp->w.place_follow = 1;
 	}
 }
 
@@ -127,8 +127,8 @@ pin_self(int cpu)
 void
 placement_enter(struct iperf_stream *sp)
 {
-	if (sp->place_cpu >= 0)
-		pin_self(sp->place_cpu);
+	if (sp->w.place_cpu >= 0)
+		pin_self(sp->w.place_cpu);
 }
 
 void
@@ -138,15 +138,15 @@ placement_follow(struct iperf_stream *sp)
 	int cpu = -1;
 	socklen_t len = sizeof(cpu);
 
-	if (!sp->place_follow || pl == NULL ||
-	    ++sp->place_reads % PLACEMENT_FOLLOW_READS != 1)
+	if (!sp->w.place_follow || pl == NULL ||
+	    ++sp->w.place_reads % PLACEMENT_FOLLOW_READS != 1)
 		return;
 	if (getsockopt(sp->socket, SOL_SOCKET, SO_INCOMING_CPU, &cpu,
 		&len) == -1 || cpu < 0 || cpu >= CPU_SETSIZE ||
-	    cpu == sp->place_cpu || !CPU_ISSET((size_t)cpu, &pl->usable))
+	    cpu == sp->w.place_cpu || !CPU_ISSET((size_t)cpu, &pl->usable))
 		return;
 	pin_self(cpu);
-	sp->place_cpu = cpu;
+	sp->w.place_cpu = cpu;
 }
 
 void

@@ -49,8 +49,8 @@ struct iperf_stream;
 #define PLACEMENT_BATCH_BYTES (1024 * 1024)
 
 /* Main thread, once the streams are connected and before their workers
- * start: decide the placement of each stream (sp->place_cpu,
- * sp->place_follow) and a sender's batch (sp->xmit_len).  Never
+ * start: decide the placement of each stream (sp->w.place_cpu,
+ * sp->w.place_follow) and a sender's batch (sp->xmit_len).  Never
  * fails. */
 void placement_plan(struct iperf_test *test);
 /* The stream's worker, first thing: pin a sending thread. */

@@ -37,7 +37,7 @@ ctrl_rtt_us(const struct iperf_test *test)
 {
 	struct tcpinfo_snapshot ti;
 
-	if (test->run.ctrl_sck < 0 || tcp_info_read(test->run.ctrl_sck,
+	if (test->run.ses.ctrl_sck < 0 || tcp_info_read(test->run.ses.ctrl_sck,
 		&ti) == -1)
 		return 0;
 	return ti.rtt;
@@ -113,17 +113,17 @@ publish(struct iperf_stream *sp, struct rr_batch *b, uint64_t now)
 
 	if (b->since_ns == 0)
 		return;
-	pthread_mutex_lock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
 	for (i = 0; i < b->samples; i++)
 		(void)latstat_add(&rr->shared, b->rtt[i]);
-	sp->live.bytes += b->bytes;
-	sp->live.blocks += b->trans;
-	sp->live.packets += b->packets;
-	sp->live.rr_trans += b->trans;
-	sp->live.rr_lost += b->lost;
-	sp->live.rr_stale += b->stale;
-	sp->live.last_rx_us = now / 1000;
-	pthread_mutex_unlock(&sp->lock);
+	sp->w.live.bytes += b->bytes;
+	sp->w.live.blocks += b->trans;
+	sp->w.live.packets += b->packets;
+	sp->w.live.rr_trans += b->trans;
+	sp->w.live.rr_lost += b->lost;
+	sp->w.live.rr_stale += b->stale;
+	sp->w.live.last_rx_us = now / 1000;
+	pthread_mutex_unlock(&sp->w.lock);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -141,7 +141,7 @@ maybe_publish(struct iperf_stream *sp, struct rr_batch *b, uint64_t now)
 static void
 rr_fail(struct iperf_stream *sp, int code, int err)
 {
-	if (!atomic_load(&sp->stop))
+	if (!atomic_load(&sp->w.stop))
 		stream_worker_fail(sp, code, err);
 }
 
@@ -261,7 +261,7 @@ client_udp_wait(struct iperf_stream *sp, struct rr_batch *b, uint64_t id,
 	for (;;) {
 		ssize_t n = recv(sp->socket, rr->resp, rr->resp_len, 0);
 
-		if (atomic_load_explicit(&sp->stop, memory_order_relaxed))
+		if (atomic_load_explicit(&sp->w.stop, memory_order_relaxed))
 			return 0;
 		t1 = now_ns();
 		if (n > 0 && rr_is_answer(rr->numbered, rr->resp, (size_t)n,
@@ -327,7 +327,7 @@ serve_recv_dgram(struct iperf_stream *sp, size_t *got)
 
 	if (n < 0)
 		return dgram_transient(errno) ? 2 : -1;
-	if (n == 0 && atomic_load(&sp->stop))
+	if (n == 0 && atomic_load(&sp->w.stop))
 		return 0; /* shut down */
 	*got = (size_t)n;
 	if (rr->numbered && *got >= RR_ID_LEN)
@@ -392,7 +392,7 @@ rr_worker(struct iperf_stream *sp)
 	struct rr_batch *b = &sp->rr->batch;
 
 	memset(b, 0, sizeof(*b));
-	while (!atomic_load_explicit(&sp->stop, memory_order_relaxed) &&
+	while (!atomic_load_explicit(&sp->w.stop, memory_order_relaxed) &&
 	    one(sp, b) > 0)
 		;
 	publish(sp, b, now_ns());
@@ -426,12 +426,12 @@ rr_take(struct iperf_stream *sp, struct stream_live *out)
 	struct latstat t;
 
 	latstat_reset(&rr->interval);
-	pthread_mutex_lock(&sp->lock);
-	*out = sp->live;
+	pthread_mutex_lock(&sp->w.lock);
+	*out = sp->w.live;
 	t = rr->shared;
 	rr->shared = rr->interval;
 	rr->interval = t;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 void

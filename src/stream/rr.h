@@ -33,7 +33,7 @@
  * transaction and stale responses); UDP "packets" likewise counts the
  * datagrams sent and received.  Workers publish their figures to the
  * loop thread in batches (at most RR_BATCH transactions or RR_FLUSH_NS,
- * whichever comes first, and when they stop), under sp->lock: round
+ * whichever comes first, and when they stop), under sp->w.lock: round
  * trips go into rr->shared, counters into sp->live.  The loop thread
  * takes rr->shared at each interval (rr_take(): counters and histogram in
  * one critical section, so an interval's transactions are exactly its

@@ -153,7 +153,7 @@ rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
 {
 	struct latsum lat;
 
-	if (sp->rr == NULL || test->opt.role != 'c')
+	if (sp->rr == NULL || test->opt->role != 'c')
 		return 0;
 	latstat_summary(&sp->rr->total, &lat);
 	return rr_results_add(stream_obj, sp->final.rr_trans -
@@ -177,7 +177,7 @@ rr_results_encode_test(struct iperf_test *test, cJSON *doc)
 	struct latsum lat;
 	uint64_t trans, lost;
 
-	if (!test->settings.rr || test->opt.role != 'c')
+	if (!test->settings.rr || test->opt->role != 'c')
 		return 0;
 	latstat_init(&all);
 	(void)rr_test_totals(test, &all, &trans, &lost);

@@ -150,8 +150,8 @@ static int
 final_is_negligible(struct iperf_test *test, uint64_t now_us)
 {
 	struct iperf_stream *sp;
-	double limit = test->opt.stats_interval > 0 ?
-	    test->opt.stats_interval * 0.1 : 0.0;
+	double limit = test->opt->stats_interval > 0 ?
+	    test->opt->stats_interval * 0.1 : 0.0;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
@@ -201,13 +201,13 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 	struct iperf_stream *sp;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		pthread_mutex_lock(&sp->lock);
+		pthread_mutex_lock(&sp->w.lock);
 		if (test->proto->omit_reset != NULL)
 			test->proto->omit_reset(sp);
 		if (sp->rr != NULL)
 			rr_omit_reset_locked(sp);
-		sp->base_omit = sp->live;
-		pthread_mutex_unlock(&sp->lock);
+		sp->base_omit = sp->w.live;
+		pthread_mutex_unlock(&sp->w.lock);
 		sp->base_interval = sp->base_omit;
 		restart_clocks(sp, now_us);
 	}

@@ -18,7 +18,7 @@
 int
 stats_dist_peer_asked(const struct iperf_test *test)
 {
-	return test->opt.role == 's' &&
+	return test->opt->role == 's' &&
 	    (test->settings.ext_want & EXT_STATS) != 0;
 }
 
@@ -34,8 +34,8 @@ stats_dist_strip(cJSON *doc)
 void
 stats_dist_stream_init(struct iperf_stream *sp)
 {
-	delayvar_init(&sp->delay);
-	latstat_init(&sp->rtt_live);
+	delayvar_init(&sp->w.delay);
+	latstat_init(&sp->w.rtt_live);
 	latstat_init(&sp->rtt_ival);
 	latstat_init(&sp->rtt_total);
 	dv_hist_init(&sp->delay_taken);
@@ -45,8 +45,8 @@ stats_dist_stream_init(struct iperf_stream *sp)
 void
 stats_dist_stream_release(struct iperf_stream *sp)
 {
-	delayvar_free(&sp->delay);
-	latstat_free(&sp->rtt_live);
+	delayvar_free(&sp->w.delay);
+	latstat_free(&sp->w.rtt_live);
 	latstat_free(&sp->rtt_ival);
 	latstat_free(&sp->rtt_total);
 	dv_hist_free(&sp->delay_taken);
@@ -60,13 +60,13 @@ stats_dist_rtt_sample(struct iperf_stream *sp, uint64_t now_us)
 {
 	struct tcpinfo_snapshot ti;
 
-	sp->rtt_due_us = now_us + STATS_RTT_PERIOD_US;
+	sp->w.rtt_due_us = now_us + STATS_RTT_PERIOD_US;
 	/* 0: no RTT measured yet on the connection */
 	if (tcp_info_read(sp->socket, &ti) == -1 || ti.rtt == 0)
 		return;
-	pthread_mutex_lock(&sp->lock);
-	(void)latstat_add(&sp->rtt_live, ti.rtt);
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	(void)latstat_add(&sp->w.rtt_live, ti.rtt);
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 void
@@ -74,9 +74,9 @@ stats_dist_rtt_add(struct iperf_stream *sp, uint64_t rtt_us)
 {
 	if (!sp->rtt_on || rtt_us == 0)
 		return;
-	pthread_mutex_lock(&sp->lock);
-	(void)latstat_add(&sp->rtt_live, rtt_us);
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	(void)latstat_add(&sp->w.rtt_live, rtt_us);
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 void
@@ -102,11 +102,11 @@ take_rtt(struct iperf_test *test, struct iperf_stream *sp,
 	if (!sp->rtt_on)
 		return;
 	latstat_reset(&sp->rtt_ival);
-	pthread_mutex_lock(&sp->lock);
-	t = sp->rtt_live;
-	sp->rtt_live = sp->rtt_ival;
+	pthread_mutex_lock(&sp->w.lock);
+	t = sp->w.rtt_live;
+	sp->w.rtt_live = sp->rtt_ival;
 	sp->rtt_ival = t;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 	if (ir != NULL) {
 		ir->has_rtt = 1;
 		latstat_summary(&sp->rtt_ival, &ir->rtt_dist);
@@ -122,10 +122,10 @@ take_delay(struct iperf_stream *sp, struct interval_result *ir, int omitted)
 	if (!sp->delay_known)
 		return;
 	dv_hist_reset(&sp->delay_taken);
-	pthread_mutex_lock(&sp->lock);
-	delayvar_take(&sp->delay, &sp->delay_taken);
-	sp->delay_min_off = sp->delay.min_off;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	delayvar_take(&sp->w.delay, &sp->delay_taken);
+	sp->delay_min_off = sp->w.delay.min_off;
+	pthread_mutex_unlock(&sp->w.lock);
 	if (ir != NULL) {
 		ir->has_delay = 1;
 		dv_summary(&sp->delay_taken, sp->delay_min_off, &ir->delay_dist);
@@ -160,15 +160,15 @@ stats_dist_omit_end(struct iperf_test *test)
 	struct iperf_stream *sp;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		pthread_mutex_lock(&sp->lock);
-		latstat_reset(&sp->rtt_live);
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&sp->w.lock);
+		latstat_reset(&sp->w.rtt_live);
+		pthread_mutex_unlock(&sp->w.lock);
 		if (!sp->delay_known)
 			continue;
 		dv_hist_reset(&sp->delay_taken);
-		pthread_mutex_lock(&sp->lock);
-		delayvar_take(&sp->delay, &sp->delay_taken);
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&sp->w.lock);
+		delayvar_take(&sp->w.delay, &sp->delay_taken);
+		pthread_mutex_unlock(&sp->w.lock);
 	}
 }
 

@@ -41,7 +41,7 @@ stream_wake_init(struct iperf_stream *sp)
 		return -1;
 	rc = pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	if (rc == 0)
-		rc = pthread_cond_init(&sp->wake, &attr);
+		rc = pthread_cond_init(&sp->w.wake, &attr);
 	(void)pthread_condattr_destroy(&attr);
 	return rc == 0 ? 0 : -1;
 }
@@ -59,7 +59,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	sp->datagram = (test->proto->flags & PROTO_F_DATAGRAM) != 0;
 	sp->blksize = (size_t)test->settings.blksize;
 	sp->xmit_len = sp->blksize;
-	sp->place_cpu = -1;
+	sp->w.place_cpu = -1;
 	if (stream_io_buffer_new(sp) == -1) {
 		int err = errno;
 		stream_io_release(sp);
@@ -67,21 +67,21 @@ stream_new(struct iperf_test *test, int sock, int sender)
 		errno = err;
 		return NULL;
 	}
-	if (pthread_mutex_init(&sp->lock, NULL) != 0) {
+	if (pthread_mutex_init(&sp->w.lock, NULL) != 0) {
 		stream_io_release(sp);
 		free(sp);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (stream_wake_init(sp) != 0) {
-		pthread_mutex_destroy(&sp->lock);
+		pthread_mutex_destroy(&sp->w.lock);
 		stream_io_release(sp);
 		free(sp);
 		errno = ENOMEM;
 		return NULL;
 	}
-	atomic_init(&sp->stop, 0);
-	atomic_init(&sp->in_send, 0);
+	atomic_init(&sp->w.stop, 0);
+	atomic_init(&sp->w.in_send, 0);
 	stats_dist_stream_init(sp);
 	sp->min_rtt = UINT64_MAX;
 	sp->peer.retransmits = -1;
@@ -94,7 +94,7 @@ stream_new(struct iperf_test *test, int sock, int sender)
 	if (getpeername(sock, (struct sockaddr *)&sp->remote_addr,
 		&sp->remote_len) == -1) {
 		sp->remote_len = sizeof(sp->remote_addr);
-		if (getpeername(test->run.ctrl_sck,
+		if (getpeername(test->run.ses.ctrl_sck,
 			(struct sockaddr *)&sp->remote_addr, &sp->remote_len) == -1)
 			sp->remote_len = 0;
 	}
@@ -126,8 +126,8 @@ stream_free(struct iperf_stream *sp)
 		close(sp->socket);
 	stream_drop_intervals(sp);
 	stats_dist_stream_release(sp);
-	pthread_cond_destroy(&sp->wake);
-	pthread_mutex_destroy(&sp->lock);
+	pthread_cond_destroy(&sp->w.wake);
+	pthread_mutex_destroy(&sp->w.lock);
 	stream_io_release(sp);
 	free(sp);
 }
@@ -180,20 +180,20 @@ stream_find(struct iperf_test *test, int id)
 void
 stream_snapshot(struct iperf_stream *sp, struct stream_live *out)
 {
-	pthread_mutex_lock(&sp->lock);
-	*out = sp->live;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	*out = sp->w.live;
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 void
 stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks)
 {
-	pthread_mutex_lock(&sp->lock);
-	sp->live.bytes += bytes;
-	sp->live.blocks += blocks;
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.bytes += bytes;
+	sp->w.live.blocks += blocks;
 	if (sp->datagram)
-		sp->live.packets += blocks;
-	pthread_mutex_unlock(&sp->lock);
+		sp->w.live.packets += blocks;
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 void
@@ -201,11 +201,11 @@ stream_count_rx(struct iperf_stream *sp, uint64_t bytes)
 {
 	uint64_t now = iperf_time_now_us();
 
-	pthread_mutex_lock(&sp->lock);
-	sp->live.bytes += bytes;
-	sp->live.blocks = sp->blksize > 0 ? sp->live.bytes / sp->blksize : 0;
-	sp->live.last_rx_us = now;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.bytes += bytes;
+	sp->w.live.blocks = sp->blksize > 0 ? sp->w.live.bytes / sp->blksize : 0;
+	sp->w.live.last_rx_us = now;
+	pthread_mutex_unlock(&sp->w.lock);
 }
 
 /* Sleep until deadline_us unless the stream is asked to stop first (the
@@ -219,11 +219,11 @@ sleep_unless_stopped(struct iperf_stream *sp, uint64_t deadline_us)
 
 	ts.tv_sec = (time_t)(deadline_us / USEC_PER_SEC);
 	ts.tv_nsec = (long)((deadline_us % USEC_PER_SEC) * 1000);
-	pthread_mutex_lock(&sp->lock);
-	while (!(stopped = atomic_load(&sp->stop)) &&
-	    pthread_cond_timedwait(&sp->wake, &sp->lock, &ts) == 0)
+	pthread_mutex_lock(&sp->w.lock);
+	while (!(stopped = atomic_load(&sp->w.stop)) &&
+	    pthread_cond_timedwait(&sp->w.wake, &sp->w.lock, &ts) == 0)
 		;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 	return stopped ? -1 : 0;
 }
 
@@ -244,7 +244,7 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
 		if (wait_us == 0)
 			return 0;
 		if (wait_us <= PACER_SPIN_MAX_US && pacer_behind(p)) {
-			if (atomic_load(&sp->stop))
+			if (atomic_load(&sp->w.stop))
 				return -1;
 			continue; /* the clock moves on; ask again */
 		}
@@ -296,7 +296,7 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 	}
 	if (pacer_wait(pacer, sp, sp->xmit_len, &now) == -1)
 		return 0;
-	if (sp->rtt_on && now >= sp->rtt_due_us)
+	if (sp->rtt_on && now >= sp->w.rtt_due_us)
 		stats_dist_rtt_sample(sp, now);
 	/* A batch (UDP GSO) takes no more of a -n/-k count than is left,
 	 * counting what batches of other streams hold. */
@@ -307,15 +307,15 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 			return 0;
 		sp->xmit_blocks = (size_t)batch;
 	}
-	atomic_store(&sp->in_send, 1);
+	atomic_store(&sp->w.in_send, 1);
 	n = test->proto->send(sp);
-	atomic_store(&sp->in_send, 0);
+	atomic_store(&sp->w.in_send, 0);
 	if (n <= 0 && batch > 0)
 		test_count_sent_batch(test, 0, 0, batch);
 	if (n < 0) {
 		if (transient(errno, 1))
 			return 1;
-		if (!atomic_load(&sp->stop))
+		if (!atomic_load(&sp->w.stop))
 			stream_worker_fail(sp, IESTREAMWRITE, errno);
 		return 0;
 	}
@@ -332,7 +332,7 @@ worker_send_loop(struct iperf_stream *sp)
 
 	pacer_init(&pacer, sp->test->settings.rate, sp->xmit_len,
 	    sp->test->settings.burst, iperf_time_now_us());
-	while (!atomic_load(&sp->stop) && send_step(sp, &pacer))
+	while (!atomic_load(&sp->w.stop) && send_step(sp, &pacer))
 		;
 }
 
@@ -341,7 +341,7 @@ worker_send_loop(struct iperf_stream *sp)
 static int
 recv_step(struct iperf_stream *sp, int sink)
 {
-	int stopping = atomic_load(&sp->stop);
+	int stopping = atomic_load(&sp->w.stop);
 	ssize_t n;
 
 	if (stopping && !sink)
@@ -355,7 +355,7 @@ recv_step(struct iperf_stream *sp, int sink)
 	if (n < 0) {
 		if (transient(errno, 0))
 			return 1;
-		if (!atomic_load(&sp->stop))
+		if (!atomic_load(&sp->w.stop))
 			stream_worker_fail(sp, IESTREAMREAD, errno);
 		return 0;
 	}
@@ -394,9 +394,9 @@ worker_main(void *arg)
 		worker_send_loop(sp);
 	else
 		worker_recv_loop(sp);
-	pthread_mutex_lock(&sp->lock);
-	sp->live.finished = 1;
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_lock(&sp->w.lock);
+	sp->w.live.finished = 1;
+	pthread_mutex_unlock(&sp->w.lock);
 	test_wake(sp->test);
 	return NULL;
 }
@@ -413,13 +413,13 @@ stream_start_workers(struct iperf_test *test)
 	if (pthread_sigmask(SIG_SETMASK, &all, &old) != 0)
 		return iperf_fail(test, IEPTHREADSIGMASK, errno);
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		atomic_store(&sp->stop, 0);
-		rc = pthread_create(&sp->thread, NULL, worker_main, sp);
+		atomic_store(&sp->w.stop, 0);
+		rc = pthread_create(&sp->w.thread, NULL, worker_main, sp);
 		if (rc != 0) {
 			(void)pthread_sigmask(SIG_SETMASK, &old, NULL);
 			return iperf_fail(test, IEPTHREADCREATE, rc);
 		}
-		sp->thread_started = 1;
+		sp->w.thread_started = 1;
 	}
 	if (pthread_sigmask(SIG_SETMASK, &old, NULL) != 0)
 		return iperf_fail(test, IEPTHREADSIGMASK, errno);
@@ -434,10 +434,10 @@ stream_signal_stop(struct iperf_test *test)
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		/* Set under the lock the sleeper checks it under: the wake-up
 		 * cannot fall between its check and its wait. */
-		pthread_mutex_lock(&sp->lock);
-		atomic_store(&sp->stop, 1);
-		pthread_cond_broadcast(&sp->wake);
-		pthread_mutex_unlock(&sp->lock);
+		pthread_mutex_lock(&sp->w.lock);
+		atomic_store(&sp->w.stop, 1);
+		pthread_cond_broadcast(&sp->w.wake);
+		pthread_mutex_unlock(&sp->w.lock);
 	}
 }
 
@@ -460,8 +460,8 @@ join_until(struct iperf_stream *sp, uint64_t deadline_us)
 		if (nap < 20000)
 			nap *= 2;
 	}
-	(void)pthread_join(sp->thread, NULL);
-	sp->thread_started = 0;
+	(void)pthread_join(sp->w.thread, NULL);
+	sp->w.thread_started = 0;
 	return 0;
 }
 
@@ -473,7 +473,7 @@ stream_stop_workers(struct iperf_test *test, int shut)
 
 	stream_signal_stop(test);
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		if (!sp->thread_started)
+		if (!sp->w.thread_started)
 			continue;
 		/* Wake a worker blocked in send/recv.  Without `shut` the peer
 		 * is not disturbed beyond an end of stream: a receiver stops
@@ -490,16 +490,16 @@ stream_stop_workers(struct iperf_test *test, int shut)
 	}
 	deadline = iperf_time_now_us() + IPERF_JOIN_GRACE_US;
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		if (!sp->thread_started || join_until(sp, deadline) == 0)
+		if (!sp->w.thread_started || join_until(sp, deadline) == 0)
 			continue;
 		/* Still blocked (a transport that ignored the half shutdown):
 		 * both ways now, then as a last resort cancel the thread. */
 		(void)shutdown(sp->socket, SHUT_RDWR);
 		if (join_until(sp, iperf_time_now_us() + IPERF_JOIN_GRACE_US) == 0)
 			continue;
-		(void)pthread_cancel(sp->thread);
-		(void)pthread_join(sp->thread, NULL);
-		sp->thread_started = 0;
+		(void)pthread_cancel(sp->w.thread);
+		(void)pthread_join(sp->w.thread, NULL);
+		sp->w.thread_started = 0;
 	}
 }
 
@@ -554,11 +554,11 @@ stream_send_stalled_us(struct iperf_stream *sp, uint64_t now_us)
 	struct stream_live l;
 	int outq;
 
-	if (!sp->sender || !sp->thread_started)
+	if (!sp->sender || !sp->w.thread_started)
 		return 0;
 	stream_snapshot(sp, &l);
 	outq = send_queue(sp->socket);
-	if (sp->stall_since_us == 0 || !atomic_load(&sp->in_send) ||
+	if (sp->stall_since_us == 0 || !atomic_load(&sp->w.in_send) ||
 	    l.bytes != sp->stall_bytes || outq != sp->stall_outq) {
 		sp->stall_bytes = l.bytes;
 		sp->stall_outq = outq;

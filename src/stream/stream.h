@@ -4,18 +4,20 @@
  * Ownership (written down before the code):
  *
  *  - One worker thread per stream does blocking send() or recv() on
- *    sp->socket.  The worker writes only sp->live (under sp->lock) and reads
- *    only immutable fields (socket, buffer, blksize, sender, settings).
- *  - The event-loop thread reads sp->live under sp->lock (one short critical
- *    section per interval) and owns everything else in the stream: interval
- *    lists, baselines, summaries, peer results.  Snapshots are copied out
- *    whole, so 64-bit counters never tear on 32-bit ARM and no atomics wider
- *    than int are needed (no libatomic).
- *  - sp->stop is an atomic int set by the loop thread (under sp->lock, with
- *    a broadcast on sp->wake); the worker checks it before each block.  A
- *    worker sleeping for pacing waits on sp->wake, so the stop request
- *    wakes it at once; one blocked in send/recv is woken by shutdown() of
- *    the socket.  The loop then joins them.
+ *    sp->socket.  What it writes is sp->w (struct stream_worker): the
+ *    live counters sp->w.live and the RTT and delay samples, under
+ *    sp->w.lock; it reads only immutable fields (socket, buffer, blksize,
+ *    sender, settings).
+ *  - The event-loop thread reads sp->w.live under sp->w.lock (one short
+ *    critical section per interval) and owns everything else in the
+ *    stream: interval lists, baselines, summaries, peer results.
+ *    Snapshots are copied out whole, so 64-bit counters never tear on
+ *    32-bit ARM and no atomics wider than int are needed (no libatomic).
+ *  - sp->w.stop is an atomic int set by the loop thread (under sp->w.lock,
+ *    with a broadcast on sp->w.wake); the worker checks it before each
+ *    block.  A worker sleeping for pacing waits on sp->w.wake, so the
+ *    stop request wakes it at once; one blocked in send/recv is woken by
+ *    shutdown() of the socket.  The loop then joins them.
  *  - sp->io (block in flight, -F file) and sp->xmit_len are prepared by the
  *    loop thread before the worker starts and then belong to the worker.
  */
@@ -98,27 +100,12 @@ struct stream_peer {
 	int64_t rxq_drops;
 };
 
-struct iperf_stream {
-	struct iperf_test *test;
-	int id;      /* 1, 3, 4, 5, ... (wire ids) */
-	int socket;  /* also the id shown in reports ("[  5]") */
-	int closed;  /* socket closed; the number is kept for the reports */
-	int sender;  /* this end sends on the stream */
-	int datagram; /* message-oriented transport: blocks are packets */
-	void *proto_ctx;
-	char *buffer;
-	size_t blksize;
-	size_t xmit_len; /* bytes one send moves: blksize, or several
-			  * datagrams with UDP GSO, or several blocks of a
-			  * same-host TCP batch (placement.h); pacing unit */
-	size_t xmit_blocks; /* blocks the next send may carry, at most
-			     * xmit_len / blksize (less near a -n/-k count) */
-	struct stream_io io;
-	struct rr_stream *rr; /* --rr (rr.h), else NULL */
-	struct sockaddr_storage local_addr, remote_addr;
-	socklen_t local_len, remote_len;
-
-	/* worker */
+/*
+ * A stream's worker thread and what it writes: the loop thread reads these
+ * under `lock` (or atomically) and writes only `stop` (under the lock,
+ * with a broadcast on `wake`) and, before the thread starts, the rest.
+ */
+struct stream_worker {
 	pthread_t thread;
 	int thread_started;
 	atomic_int stop;
@@ -139,6 +126,30 @@ struct iperf_stream {
 	 * the worker's own) */
 	struct latstat rtt_live;
 	uint64_t rtt_due_us;
+};
+
+struct iperf_stream {
+	struct iperf_test *test;
+	int id;      /* 1, 3, 4, 5, ... (wire ids) */
+	int socket;  /* also the id shown in reports ("[  5]") */
+	int closed;  /* socket closed; the number is kept for the reports */
+	int sender;  /* this end sends on the stream */
+	int datagram; /* message-oriented transport: blocks are packets */
+	void *proto_ctx;
+	char *buffer;
+	size_t blksize;
+	size_t xmit_len; /* bytes one send moves: blksize, or several
+			  * datagrams with UDP GSO, or several blocks of a
+			  * same-host TCP batch (placement.h); pacing unit */
+	size_t xmit_blocks; /* blocks the next send may carry, at most
+			     * xmit_len / blksize (less near a -n/-k count) */
+	struct stream_io io;
+	struct rr_stream *rr; /* --rr (rr.h), else NULL */
+	struct sockaddr_storage local_addr, remote_addr;
+	socklen_t local_len, remote_len;
+
+	/* the worker thread and what it writes (above) */
+	struct stream_worker w;
 	/* set by the transport at stream_init (before the worker starts):
 	 * live.rxq_drops is counted / delay is recorded */
 	int rxq_drops_known;

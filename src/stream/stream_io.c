@@ -69,7 +69,7 @@ temp_dir(void)
 static int
 map_temp_file(struct iperf_stream *sp, size_t len)
 {
-	const char *tmpl = sp->test->opt.tmp_template;
+	const char *tmpl = sp->test->opt->tmp_template;
 	char path[PATH_MAX];
 	void *p;
 	int fd, err, n;
@@ -149,7 +149,7 @@ int
 stream_io_open(struct iperf_stream *sp)
 {
 	struct iperf_test *test = sp->test;
-	const char *path = test->opt.diskfile_name;
+	const char *path = test->opt->diskfile_name;
 	struct stat st;
 	int fd;
 
@@ -319,10 +319,10 @@ stream_io_sink_wait(struct iperf_stream *sp, int stopping)
 void
 stream_worker_fail(struct iperf_stream *sp, int code, int err)
 {
-	pthread_mutex_lock(&sp->lock);
-	if (sp->live.error == 0) {
-		sp->live.error = code;
-		sp->live.sys_errno = err;
+	pthread_mutex_lock(&sp->w.lock);
+	if (sp->w.live.error == 0) {
+		sp->w.live.error = code;
+		sp->w.live.sys_errno = err;
 	}
-	pthread_mutex_unlock(&sp->lock);
+	pthread_mutex_unlock(&sp->w.lock);
 }

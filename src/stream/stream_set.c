@@ -94,7 +94,7 @@ test_close_stream_sockets(struct iperf_test *test)
 	struct iperf_stream *sp;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		if (!sp->closed && !sp->thread_started) {
+		if (!sp->closed && !sp->w.thread_started) {
 			close(sp->socket);
 			sp->closed = 1; /* the number stays: reports show it */
 		}

@@ -22,6 +22,12 @@ whose library is built (its objects are read with nm).  Checks:
   loop      no files whose objects call each other in a circle (from the
             same symbols: a strongly connected set of more than one
             object), inside a folder or across.
+  owner     state is written by its owner only: the options through
+            test->cfg (test_config.h) in core/, options/, api/ and
+            session/auth* (every other layer reads test->opt); the error
+            state (run.err) in core/iperf_error.c; listeners in server/
+            (a transport hands its listener over and never assigns the
+            server's `listener` or `prot_listener`).
   lines     no file over 800 lines.
   function  no function over 60 lines, from its opening brace to its
             closing one (the KNF braces at column 0).
@@ -92,6 +98,10 @@ def function_name(lines, i):
 
 
 CITE = re.compile(r"[\w./-]+\.md\b")
+CFG_USE = re.compile(r"\bcfg->")
+CFG_OWNERS = ("core/", "options/", "api/", "session/auth")
+ERR_WRITE = re.compile(r"run\.err(\.\w+)?\s*=[^=]|memset\(\s*&\w+->run\.err\b")
+LISTENER_WRITE = re.compile(r"(->listener|prot_listener)\s*=[^=]")
 
 
 def scan_text(src, where, rank, findings):
@@ -121,6 +131,7 @@ def scan_text(src, where, rank, findings):
                     findings.append(("cite", f"{rel} cites {doc}, not a file of the repository", f":{i + 1}"))
             if "\u00a7" in line:
                 findings.append(("cite", f"{rel}: a section mark (\u00a7) citing a document outside the repository", f":{i + 1}"))
+            owner_findings(rel, folder, f, line, i, findings)
             if f.endswith(".c") and EXTERN_FN.match(line):
                 findings.append(("extern", f"{rel}: an extern function declaration", f":{i + 1}"))
             if FN_OPEN.match(line):
@@ -130,6 +141,17 @@ def scan_text(src, where, rank, findings):
                 if n > MAX_FUNCTION_LINES:
                     findings.append(("function", f"{rel}: {function_name(lines, start)}() is {n} lines (at most {MAX_FUNCTION_LINES})", ""))
                 start = None
+
+
+def owner_findings(rel, folder, f, line, i, findings):
+    code = line.split("/*")[0]
+    here = f"{folder}/{f}"
+    if CFG_USE.search(code) and not here.startswith(CFG_OWNERS):
+        findings.append(("owner", f"{rel}: the options written outside their owners (test->cfg)", f":{i + 1}"))
+    if ERR_WRITE.search(code) and here != "core/iperf_error.c":
+        findings.append(("owner", f"{rel}: the error state written outside core/iperf_error.c", f":{i + 1}"))
+    if LISTENER_WRITE.search(code) and folder != "server" and here != "session/run.c" and here != "core/test.c":
+        findings.append(("owner", f"{rel}: a listener assigned outside server/", f":{i + 1}"))
 
 
 def objects(build, where):
@@ -254,7 +276,7 @@ def main():
             continue
         failed.setdefault(kind, []).append(f"{key} (listed in tests/data/layers.todo, no longer found: remove it)")
     passed = 0
-    for kind in ("include", "symbol", "loop", "extern", "config", "cite", "lines", "function"):
+    for kind in ("include", "symbol", "loop", "extern", "config", "cite", "owner", "lines", "function"):
         known = sum(1 for k, _, _ in findings if k == kind)
         if kind in failed:
             for msg in failed[kind]:

@@ -18,6 +18,7 @@
 #include "auth.h"
 #include "check_main.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "iperf_api.h"
 #include "proto.h"
 #include "report.h"
@@ -202,7 +203,7 @@ START_TEST(string_setters_keep_a_copy)
 	iperf_set_test_timestamp_format(t, "%H ");
 	ck_assert_str_eq(iperf_get_test_timestamp_format(t), "%H ");
 	iperf_set_test_logfile(t, "/tmp/x.log");
-	ck_assert_str_eq(t->opt.logfile, "/tmp/x.log");
+	ck_assert_str_eq(t->cfg->opt.logfile, "/tmp/x.log");
 	iperf_set_test_server_hostname(t, NULL);
 	ck_assert_ptr_null(iperf_get_test_server_hostname(t));
 }
@@ -335,8 +336,8 @@ START_TEST(auth_setters_refuse_half_a_configuration)
 	iperf_set_test_client_password(t, "s3cret");
 	iperf_set_test_client_rsa_pubkey_from_file(t, "/nonexistent/key.pem");
 	iperf_set_test_client_rsa_pubkey(t, "bm90IGEga2V5"); /* "not a key" */
-	ck_assert_str_eq(t->opt.auth_username, "alice");
-	ck_assert_ptr_null(t->opt.auth_public_key);
+	ck_assert_str_eq(t->cfg->opt.auth_username, "alice");
+	ck_assert_ptr_null(t->cfg->auth.public_key);
 	/* a user without a usable key: the client refuses to run */
 	ck_assert_int_eq(auth_client_token(t), -1);
 	ck_assert_int_eq(iperf_get_test_errno(t), IESETCLIENTAUTH);
@@ -344,12 +345,12 @@ START_TEST(auth_setters_refuse_half_a_configuration)
 	iperf_set_test_role(t, 's');
 	iperf_set_test_server_authorized_users(t, "/nonexistent/users.csv");
 	iperf_set_test_server_rsa_privkey_from_file(t, "/nonexistent/key.pem");
-	ck_assert_ptr_null(t->opt.auth_private_key);
+	ck_assert_ptr_null(t->cfg->auth.private_key);
 	/* a users file without a key: refused, never "no authentication" */
 	ck_assert_int_eq(auth_server_check(t), -1);
 	ck_assert_int_eq(iperf_get_test_errno(t), IESETSERVERAUTH);
 	iperf_set_test_server_skew_threshold(t, 30);
-	ck_assert_int_eq(t->opt.auth_skew_threshold_s, 30);
+	ck_assert_int_eq(t->cfg->opt.auth_skew_threshold_s, 30);
 }
 END_TEST
 
@@ -550,21 +551,21 @@ START_TEST(send_and_recv_move_one_block_per_stream_in_the_set)
 	ck_assert_int_eq(iperf_send(t, &set), 0);
 	ck_assert(!FD_ISSET(sv[0], &set)); /* handled: cleared */
 	ck_assert(FD_ISSET(sv[1], &set));  /* not a sender */
-	ck_assert_uint_eq(tx->live.bytes, 100);
-	ck_assert_uint_eq(tx->live.blocks, 1);
+	ck_assert_uint_eq(tx->w.live.bytes, 100);
+	ck_assert_uint_eq(tx->w.live.blocks, 1);
 	ck_assert_int_eq(iperf_recv(t, &set), 0);
 	ck_assert(!FD_ISSET(sv[1], &set));
-	ck_assert_uint_eq(rx->live.bytes, 100);
+	ck_assert_uint_eq(rx->w.live.bytes, 100);
 	/* while the streams' threads own them: refused */
 	FD_SET(sv[0], &set);
-	tx->thread_started = 1;
+	tx->w.thread_started = 1;
 	ck_assert_int_eq(iperf_send(t, &set), -1);
 	ck_assert_int_eq(i_errno, IEBADSTAGE);
 	ck_assert_int_eq(iperf_recv(t, &set), -1);
 	ck_assert_int_eq(iperf_send_mt(tx), -1);
 	ck_assert_int_eq(i_errno, IEBADSTAGE);
-	ck_assert_uint_eq(tx->live.bytes, 100);
-	tx->thread_started = 0;
+	ck_assert_uint_eq(tx->w.live.bytes, 100);
+	tx->w.thread_started = 0;
 }
 END_TEST
 

@@ -18,6 +18,7 @@
 
 #include "check_main.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "iperf_time.h"
 #include "proto.h"
 #include "session.h"
@@ -32,7 +33,7 @@ setup(void)
 	test = iperf_new_test();
 	ck_assert_ptr_nonnull(test);
 	iperf_defaults(test);
-	test->opt.role = 'c';
+	test->cfg->opt.role = 'c';
 	test->proto = proto_find(SOCK_STREAM);
 	ck_assert_ptr_nonnull(test->proto);
 	test_update_mode(test);
@@ -75,7 +76,7 @@ START_TEST(drain_is_capped_against_a_trickling_peer)
 	t.fd = sv[1];
 	atomic_init(&t.stop, 0);
 	ck_assert_int_eq(pthread_create(&th, NULL, trickle_main, &t), 0);
-	test->run.ctrl_sck = sv[0];
+	test->run.ses.ctrl_sck = sv[0];
 	t0 = iperf_time_now_us();
 	/* A byte every 50 ms would re-arm a 300 ms idle wait forever. */
 	session_close_ctrl(test, 300000, 800000);
@@ -83,7 +84,7 @@ START_TEST(drain_is_capped_against_a_trickling_peer)
 	atomic_store(&t.stop, 1);
 	pthread_join(th, NULL);
 	close(sv[1]);
-	ck_assert_int_eq(test->run.ctrl_sck, -1);
+	ck_assert_int_eq(test->run.ses.ctrl_sck, -1);
 	ck_assert_uint_ge(took, 700000);
 	ck_assert_uint_lt(took, 1500000);
 }
@@ -96,7 +97,7 @@ START_TEST(drain_ends_at_once_on_eof)
 
 	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	close(sv[1]);
-	test->run.ctrl_sck = sv[0];
+	test->run.ses.ctrl_sck = sv[0];
 	t0 = iperf_time_now_us();
 	session_close_ctrl(test, 5000000, 10000000);
 	ck_assert_uint_lt(iperf_time_now_us() - t0, 500000);
@@ -117,8 +118,8 @@ START_TEST(send_stall_counts_only_a_send_without_progress)
 	stream_add(test, sp);
 	/* Not running: never stalled. */
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now), 0);
-	sp->thread_started = 1; /* pretend; no thread is joined below */
-	atomic_store(&sp->in_send, 1);
+	sp->w.thread_started = 1; /* pretend; no thread is joined below */
+	atomic_store(&sp->w.in_send, 1);
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now), 0); /* baseline */
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now + 3000000), 3000000);
 	ck_assert_int_eq(stream_any_send_stalled(test, now + 3000000, 2000000), 1);
@@ -131,13 +132,13 @@ START_TEST(send_stall_counts_only_a_send_without_progress)
 	ck_assert_int_eq((int)send(sv[0], "abc", 3, 0), 3);
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now + 6000000), 0);
 	/* A pacing pause (not inside send) is no stall. */
-	atomic_store(&sp->in_send, 0);
+	atomic_store(&sp->w.in_send, 0);
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now + 60000000), 0);
 	/* A receiver never is. */
 	sp->sender = 0;
-	atomic_store(&sp->in_send, 1);
+	atomic_store(&sp->w.in_send, 1);
 	ck_assert_uint_eq(stream_send_stalled_us(sp, now + 90000000), 0);
-	sp->thread_started = 0;
+	sp->w.thread_started = 0;
 	close(sv[1]);
 }
 END_TEST
@@ -146,9 +147,9 @@ START_TEST(stall_limit_follows_snd_timeout_then_rcv_timeout)
 {
 	ck_assert_uint_eq(test_send_stall_limit_us(test),
 	    (uint64_t)DEFAULT_NO_MSG_RCVD_TIMEOUT * 1000);
-	test->opt.rcv_timeout_ms = 2500;
+	test->cfg->opt.rcv_timeout_ms = 2500;
 	ck_assert_uint_eq(test_send_stall_limit_us(test), 2500000);
-	test->opt.snd_timeout_ms = 700;
+	test->cfg->opt.snd_timeout_ms = 700;
 	ck_assert_uint_eq(test_send_stall_limit_us(test), 700000);
 }
 END_TEST
@@ -205,7 +206,7 @@ join_blocked_sender(int shut)
 	t0 = iperf_time_now_us();
 	stream_stop_workers(test, shut);
 	took = iperf_time_now_us() - t0;
-	ck_assert_int_eq(sp->thread_started, 0);
+	ck_assert_int_eq(sp->w.thread_started, 0);
 	/* The half shutdown wakes it: well within the first grace period. */
 	ck_assert_uint_lt(took, IPERF_JOIN_GRACE_US);
 	close(rcv);

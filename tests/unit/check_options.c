@@ -16,6 +16,7 @@
 
 #include "check_main.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "iperf_error.h"
 #include "options.h"
 #include "options_int.h"
@@ -42,7 +43,6 @@ setup(void)
 static void
 teardown(void)
 {
-	options_free(test);
 	iperf_free_test(test);
 }
 
@@ -250,7 +250,6 @@ START_TEST(our_numbers_are_strict)
 		static const int codes[] = { IEOPTVALUE, IEMAXTESTSPERIP,
 			IEPERIPNOMAX };
 
-		options_free(test);
 		iperf_free_test(test);
 		setup();
 		ck_assert_int_eq(parse(lines[i]), -1);
@@ -282,7 +281,6 @@ START_TEST(rr_names_the_option_it_cannot_take)
 		ck_assert_int_eq(test->run.err.code, IERRCONFLICT);
 		iperf_error_format(&test->run.err, buf, sizeof(buf));
 		ck_assert_str_eq(buf, lines[i][1]);
-		options_free(test);
 		iperf_free_test(test);
 		setup();
 	}
@@ -338,16 +336,16 @@ START_TEST(client_defaults)
 {
 	ck_assert_int_eq(parse("-c 127.0.0.1"), 0);
 	ck_assert_int_eq(action, OPTIONS_RUN);
-	ck_assert_int_eq(test->opt.role, 'c');
-	ck_assert_str_eq(test->opt.server_hostname, "127.0.0.1");
-	ck_assert_int_eq(test->opt.server_port, 5201);
+	ck_assert_int_eq(test->cfg->opt.role, 'c');
+	ck_assert_str_eq(test->cfg->opt.server_hostname, "127.0.0.1");
+	ck_assert_int_eq(test->cfg->opt.server_port, 5201);
 	ck_assert_int_eq(test->settings.protocol_id, SOCK_STREAM);
 	ck_assert_int_eq(test->settings.duration, 10);
 	ck_assert_int_eq(test->settings.blksize, 131072);
 	ck_assert_int_eq(test->settings.blksize_set, 0);
 	ck_assert_uint_eq(test->settings.rate, 0);
 	ck_assert_int_eq(test->settings.num_streams, 1);
-	ck_assert_int_eq(test->opt.unit_format, 'a');
+	ck_assert_int_eq(test->cfg->opt.unit_format, 'a');
 	ck_assert_int_eq(test->mode, MODE_SENDER);
 	ck_assert_ptr_eq(test->reporter, &report_text);
 }
@@ -422,19 +420,19 @@ END_TEST
 START_TEST(format_and_interval)
 {
 	ck_assert_int_eq(parse("-c h -f kbits -i 0.5"), 0);
-	ck_assert_int_eq(test->opt.unit_format, 'k');
-	ck_assert(test->opt.reporter_interval == 0.5);
-	ck_assert(test->opt.stats_interval == 0.5);
+	ck_assert_int_eq(test->cfg->opt.unit_format, 'k');
+	ck_assert(test->cfg->opt.reporter_interval == 0.5);
+	ck_assert(test->cfg->opt.stats_interval == 0.5);
 	ck_assert_int_eq(parse("-c h -fM -i 0"), 0);
-	ck_assert_int_eq(test->opt.unit_format, 'M');
-	ck_assert(test->opt.reporter_interval == 0.0);
+	ck_assert_int_eq(test->cfg->opt.unit_format, 'M');
+	ck_assert(test->cfg->opt.reporter_interval == 0.0);
 }
 END_TEST
 
 START_TEST(attached_values_and_prefixes)
 {
 	ck_assert_int_eq(parse("-c h -p5202 -P2 --po 5203 --para=3 extra"), 0);
-	ck_assert_int_eq(test->opt.server_port, 5203);
+	ck_assert_int_eq(test->cfg->opt.server_port, 5203);
 	ck_assert_int_eq(test->settings.num_streams, 3);
 }
 END_TEST
@@ -465,12 +463,12 @@ START_TEST(server_options)
 {
 	ck_assert_int_eq(parse("-s -1 -p 5300 --cport 6000 -B 127.0.0.1 -V"),
 	    0);
-	ck_assert_int_eq(test->opt.role, 's');
-	ck_assert_int_eq(test->opt.one_off, 1);
-	ck_assert_int_eq(test->opt.server_port, 5300);
-	ck_assert_int_eq(test->opt.bind_port, 6000);
-	ck_assert_str_eq(test->opt.bind_address, "127.0.0.1");
-	ck_assert_int_eq(test->opt.verbose, 1);
+	ck_assert_int_eq(test->cfg->opt.role, 's');
+	ck_assert_int_eq(test->cfg->opt.one_off, 1);
+	ck_assert_int_eq(test->cfg->opt.server_port, 5300);
+	ck_assert_int_eq(test->cfg->opt.bind_port, 6000);
+	ck_assert_str_eq(test->cfg->opt.bind_address, "127.0.0.1");
+	ck_assert_int_eq(test->cfg->opt.verbose, 1);
 	ck_assert_int_eq(test->mode, MODE_RECEIVER);
 }
 END_TEST
@@ -478,20 +476,20 @@ END_TEST
 START_TEST(server_limits_and_daemon)
 {
 	ck_assert_int_eq(parse("-s --server-bitrate-limit 1M"), 0);
-	ck_assert_uint_eq(test->opt.bitrate_limit, 1000000);
-	ck_assert_double_eq(test->opt.bitrate_limit_interval, 5.0);
+	ck_assert_uint_eq(test->cfg->opt.bitrate_limit, 1000000);
+	ck_assert_double_eq(test->cfg->opt.bitrate_limit_interval, 5.0);
 	ck_assert_int_eq(parse("-s -D -I /tmp/p --idle-timeout 7 "
 	    "--server-max-duration 30 --server-bitrate-limit 50M/2.5 "
 	    "--cntl-ka --snd-timeout 10"), 0);
-	ck_assert_int_eq(test->opt.daemon, 1);
-	ck_assert_str_eq(test->opt.pidfile, "/tmp/p");
-	ck_assert_int_eq(test->opt.idle_timeout_s, 7);
-	ck_assert_int_eq(test->opt.max_server_duration_s, 30);
-	ck_assert_uint_eq(test->opt.bitrate_limit, 50000000);
-	ck_assert_double_eq(test->opt.bitrate_limit_interval, 2.5);
-	ck_assert_int_eq(test->opt.cntl_ka, 1);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
-	ck_assert_int_eq(test->opt.snd_timeout_ms, 10);
+	ck_assert_int_eq(test->cfg->opt.daemon, 1);
+	ck_assert_str_eq(test->cfg->opt.pidfile, "/tmp/p");
+	ck_assert_int_eq(test->cfg->opt.idle_timeout_s, 7);
+	ck_assert_int_eq(test->cfg->opt.max_server_duration_s, 30);
+	ck_assert_uint_eq(test->cfg->opt.bitrate_limit, 50000000);
+	ck_assert_double_eq(test->cfg->opt.bitrate_limit_interval, 2.5);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->cfg->opt.snd_timeout_ms, 10);
 }
 END_TEST
 
@@ -499,14 +497,14 @@ START_TEST(control_connection_options)
 {
 	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3 --snd-timeout 2500 "
 	    "-I /tmp/p"), 0);
-	ck_assert_int_eq(test->opt.cntl_ka, 1);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
-	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
-	ck_assert_int_eq(test->opt.snd_timeout_ms, 2500);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 20);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_intvl, 5);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_cnt, 3);
+	ck_assert_int_eq(test->cfg->opt.snd_timeout_ms, 2500);
 	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), 0);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 0);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 0);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_cnt, 4);
 }
 END_TEST
 
@@ -523,34 +521,34 @@ START_TEST(strings_and_flags)
 	ck_assert_int_eq(test->settings.get_server_output, 1);
 	ck_assert_int_eq(test->settings.udp_counters_64bit, 1);
 	ck_assert_int_eq(test->settings.repeating_payload, 1);
-	ck_assert_str_eq(test->opt.logfile, "/tmp/l");
-	ck_assert_int_eq(test->opt.forceflush, 1);
-	ck_assert_int_eq(test->opt.domain, AF_INET6);
+	ck_assert_str_eq(test->cfg->opt.logfile, "/tmp/l");
+	ck_assert_int_eq(test->cfg->opt.forceflush, 1);
+	ck_assert_int_eq(test->cfg->opt.domain, AF_INET6);
 }
 END_TEST
 
 START_TEST(timestamps_take_a_value_only_with_equals)
 {
 	ck_assert_int_eq(parse("-c h --timestamps"), 0);
-	ck_assert_int_eq(test->opt.timestamps, 1);
-	ck_assert_str_eq(test->opt.timestamp_format, "%c ");
+	ck_assert_int_eq(test->cfg->opt.timestamps, 1);
+	ck_assert_str_eq(test->cfg->opt.timestamp_format, "%c ");
 	ck_assert_int_eq(parse("-c h --timestamps %H"), 0);
-	ck_assert_str_eq(test->opt.timestamp_format, "%c ");
+	ck_assert_str_eq(test->cfg->opt.timestamp_format, "%c ");
 	ck_assert_int_eq(parse("-c h --timestamps=%H:%M|"), 0);
-	ck_assert_str_eq(test->opt.timestamp_format, "%H:%M|");
+	ck_assert_str_eq(test->cfg->opt.timestamp_format, "%H:%M|");
 }
 END_TEST
 
 START_TEST(debug_levels)
 {
 	ck_assert_int_eq(parse("-c h -d"), 0);
-	ck_assert_int_eq(test->opt.debug_level, 4);
+	ck_assert_int_eq(test->cfg->opt.debug_level, 4);
 	ck_assert_int_eq(parse("-c h --debug=2"), 0);
-	ck_assert_int_eq(test->opt.debug_level, 2);
+	ck_assert_int_eq(test->cfg->opt.debug_level, 2);
 	ck_assert_int_eq(parse("-c h --debug=-3"), 0);
-	ck_assert_int_eq(test->opt.debug_level, 4);
+	ck_assert_int_eq(test->cfg->opt.debug_level, 4);
 	ck_assert_int_eq(parse("-c h --debug 3"), 0); /* "3" is a stray word */
-	ck_assert_int_eq(test->opt.debug_level, 4);
+	ck_assert_int_eq(test->cfg->opt.debug_level, 4);
 }
 END_TEST
 
@@ -558,9 +556,9 @@ START_TEST(json_stream_implies_json)
 {
 	ck_assert_int_eq(parse("-c h --json-stream --json-stream-full-output"),
 	    0);
-	ck_assert_int_eq(test->opt.json_output, 1);
-	ck_assert_int_eq(test->opt.json_stream, 1);
-	ck_assert_int_eq(test->opt.json_stream_full_output, 1);
+	ck_assert_int_eq(test->cfg->opt.json_output, 1);
+	ck_assert_int_eq(test->cfg->opt.json_stream, 1);
+	ck_assert_int_eq(test->cfg->opt.json_stream_full_output, 1);
 	ck_assert_ptr_eq(test->reporter, &report_json);
 }
 END_TEST
@@ -569,9 +567,9 @@ START_TEST(timeouts_and_pacing)
 {
 	ck_assert_int_eq(parse("-c h --connect-timeout 1k --pacing-timer 2k "
 	    "--rcv-timeout 5000 -R --no-fq-socket-pacing"), 0);
-	ck_assert_int_eq(test->opt.connect_timeout_ms, 1024);
+	ck_assert_int_eq(test->cfg->opt.connect_timeout_ms, 1024);
 	ck_assert_int_eq(test->settings.pacing_timer, 2048);
-	ck_assert_int_eq(test->opt.rcv_timeout_ms, 5000);
+	ck_assert_int_eq(test->cfg->opt.rcv_timeout_ms, 5000);
 	ck_assert_uint_eq(test->settings.fqrate, 0);
 }
 END_TEST
@@ -579,13 +577,13 @@ END_TEST
 START_TEST(host_dev_suffix)
 {
 	ck_assert_int_eq(parse("-c fe80::1%eth0"), 0);
-	ck_assert_str_eq(test->opt.server_hostname, "fe80::1%eth0");
-	ck_assert_ptr_null(test->opt.bind_dev);
+	ck_assert_str_eq(test->cfg->opt.server_hostname, "fe80::1%eth0");
+	ck_assert_ptr_null(test->cfg->opt.bind_dev);
 	if (!OPT_HAVE_BINDDEV)
 		return;
 	ck_assert_int_eq(parse("-c 10.0.0.1%lo"), 0);
-	ck_assert_str_eq(test->opt.server_hostname, "10.0.0.1");
-	ck_assert_str_eq(test->opt.bind_dev, "lo");
+	ck_assert_str_eq(test->cfg->opt.server_hostname, "10.0.0.1");
+	ck_assert_str_eq(test->cfg->opt.bind_dev, "lo");
 }
 END_TEST
 
@@ -594,10 +592,10 @@ START_TEST(auth_options_are_implemented)
 	if (!OPT_HAVE_SSL)
 		return;
 	ck_assert_int_eq(parse("-s --use-pkcs1-padding"), 0);
-	ck_assert_int_eq(test->opt.use_pkcs1_padding, 1);
+	ck_assert_int_eq(test->cfg->opt.use_pkcs1_padding, 1);
 	ck_assert_int_eq(parse("-s --time-skew-threshold 5"), 0);
-	ck_assert_int_eq(test->opt.auth_skew_threshold_s, 5);
-	ck_assert_ptr_null(test->opt.auth_private_key);
+	ck_assert_int_eq(test->cfg->opt.auth_skew_threshold_s, 5);
+	ck_assert_ptr_null(test->cfg->auth.private_key);
 }
 END_TEST
 
@@ -611,19 +609,19 @@ START_TEST(unimplemented_options_store_values)
 	ck_assert_int_eq(parse("-c h --dscp 0x0a"), 0);
 	ck_assert_int_eq(test->settings.tos, 40);
 	ck_assert_int_eq(parse("-c h -A 3,5"), 0);
-	ck_assert_int_eq(test->opt.affinity, 3);
+	ck_assert_int_eq(test->cfg->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
 	ck_assert_int_eq(parse("-c h --cntl-ka=20/5/3"), 0);
-	ck_assert_int_eq(test->opt.cntl_ka, 1);
-	ck_assert_int_eq(test->opt.cntl_ka_idle, 20);
-	ck_assert_int_eq(test->opt.cntl_ka_intvl, 5);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 3);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka, 1);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 20);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_intvl, 5);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_cnt, 3);
 	ck_assert_int_eq(parse("-c h --cntl-ka=//4"), 0);
-	ck_assert_int_eq(test->opt.cntl_ka_cnt, 4);
+	ck_assert_int_eq(test->cfg->opt.cntl_ka_cnt, 4);
 	/* -X is refused only where SCTP is not built in. */
 	ck_assert_int_eq(parse("-c h -X a -X b"), OPT_HAVE_SCTP ? 0 : -1);
-	ck_assert_int_eq(test->opt.xbind_count, 2);
-	ck_assert_str_eq(test->opt.xbind[1], "b");
+	ck_assert_int_eq(test->cfg->opt.xbind_count, 2);
+	ck_assert_str_eq(test->cfg->opt.xbind[1], "b");
 	if (!OPT_HAVE_SCTP)
 		ck_assert_int_eq(test->run.err.code, IEUNIMP);
 }
@@ -636,25 +634,25 @@ START_TEST(data_path_options_are_stored)
 	ck_assert_int_eq(parse("-c h -Z --skip-rx-copy -A 3,5"), 0);
 	ck_assert_int_eq(test->settings.zerocopy, OPT_HAVE_SENDFILE);
 	ck_assert_int_eq(test->settings.skip_rx_copy, 1);
-	ck_assert_int_eq(test->opt.affinity, 3);
+	ck_assert_int_eq(test->cfg->opt.affinity, 3);
 	ck_assert_int_eq(test->settings.server_affinity, 5);
 	teardown();
 	setup();
 	ck_assert_int_eq(parse("-c h -u --gsro"), 0);
-	ck_assert_int_eq(test->opt.gsro, 1);
+	ck_assert_int_eq(test->cfg->opt.gsro, 1);
 	ck_assert_int_eq(test->settings.gso, 1);
 	ck_assert_int_eq(test->settings.gro, 1);
 	teardown();
 	setup();
 	ck_assert_int_eq(parse("-s -A 1"), 0);
-	ck_assert_int_eq(test->opt.affinity, 1);
+	ck_assert_int_eq(test->cfg->opt.affinity, 1);
 	ck_assert_int_eq(test->settings.server_affinity, -1);
 	if (!OPT_HAVE_MPTCP)
 		return;
 	teardown();
 	setup();
 	ck_assert_int_eq(parse("-s -m"), 0);
-	ck_assert_int_eq(test->opt.mptcp, 1);
+	ck_assert_int_eq(test->cfg->opt.mptcp, 1);
 	teardown();
 	setup();
 	ck_assert_int_eq(parse("-c h -m"), 0);
@@ -667,7 +665,7 @@ START_TEST(nstreams_also_sets_the_rate)
 	if (!OPT_HAVE_SCTP)
 		return;
 	ck_assert_int_eq(parse("-c h --nstreams 5"), 0);
-	ck_assert_int_eq(test->opt.sctp_nstreams, 5);
+	ck_assert_int_eq(test->cfg->opt.sctp_nstreams, 5);
 	ck_assert_uint_eq(test->settings.rate, 5); /* 3.21 quirk */
 }
 END_TEST
@@ -685,7 +683,7 @@ START_TEST(file_size_becomes_bytes)
 	ck_assert_int_eq(parse(cmd), 0);
 	ck_assert_uint_eq(test->settings.bytes, 100);
 	ck_assert_int_eq(test->settings.duration, 0);
-	ck_assert_str_eq(test->opt.diskfile_name, path);
+	ck_assert_str_eq(test->cfg->opt.diskfile_name, path);
 	(void)snprintf(cmd, sizeof(cmd), "-s -F %s", path);
 	teardown();
 	setup();

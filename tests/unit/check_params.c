@@ -10,6 +10,7 @@
 #include "check_main.h"
 #include "ext.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "json.h"
 #include "params.h"
 #include "proto.h"
@@ -143,7 +144,7 @@ START_TEST(asks_for_count_stop_only_when_receiving_a_udp_count)
 	t->proto = proto_find(SOCK_DGRAM);
 	t->settings.protocol_id = SOCK_DGRAM;
 	t->settings.bytes = 5000000;
-	t->opt.no_udp_offload = 1; /* udp_offload has its own test */
+	t->cfg->opt.no_udp_offload = 1; /* udp_offload has its own test */
 	s = encode(); /* sending the count: stock behaviour, no count_stop */
 	ck_assert_ptr_null(strstr(s, "count_stop"));
 	free(s);
@@ -168,7 +169,7 @@ START_TEST(asks_for_stats_rr_latency_where_needed)
 {
 	char *s;
 
-	t->opt.no_udp_offload = 1;
+	t->cfg->opt.no_udp_offload = 1;
 	s = encode(); /* TCP client sends: it measures its RTT itself */
 	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
 	free(s);
@@ -191,14 +192,14 @@ START_TEST(asks_for_stats_rr_latency_where_needed)
 	t->settings.protocol_id = SOCK_STREAM;
 	t->settings.rr = 1;
 	t->settings.rr_response = 300;
-	t->opt.latency = 1;
+	t->cfg->opt.latency = 1;
 	s = encode();
 	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"rr\",\"latency\"],"
 	    "\"rr_response\":300}"));
 	free(s);
 	/* UDP --rr: transactions, neither offload nor flow figures */
-	t->opt.no_udp_offload = 0;
-	t->opt.latency = 0;
+	t->cfg->opt.no_udp_offload = 0;
+	t->cfg->opt.latency = 0;
 	t->proto = proto_find(SOCK_DGRAM);
 	t->settings.protocol_id = SOCK_DGRAM;
 	s = encode();
@@ -223,16 +224,16 @@ START_TEST(asks_for_udp_offload_on_udp_only)
 	ck_assert_ptr_nonnull(strstr(s, "\"iperf3_compat\":{\"version\":\""
 	    PACKAGE_VERSION "\",\"want\":[\"udp_offload\",\"stats\"]}"));
 	free(s);
-	t->opt.gsro = 1;
+	t->cfg->opt.gsro = 1;
 	s = encode();
 	ck_assert_ptr_null(strstr(s, "udp_offload"));
 	free(s);
-	t->opt.gsro = 0;
-	t->opt.no_udp_offload = 1;
+	t->cfg->opt.gsro = 0;
+	t->cfg->opt.no_udp_offload = 1;
 	s = encode();
 	ck_assert_ptr_null(strstr(s, "udp_offload"));
 	free(s);
-	t->opt.no_udp_offload = 0;
+	t->cfg->opt.no_udp_offload = 0;
 	t->proto = proto_find(SOCK_STREAM);
 	t->settings.protocol_id = SOCK_STREAM;
 	s = encode();

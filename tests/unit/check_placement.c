@@ -13,6 +13,7 @@
 #include "addr.h"
 #include "check_main.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "placement.h"
 #include "proto.h"
 #include "stream.h"
@@ -162,7 +163,7 @@ placed(void)
 	int n = 0;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next)
-		n += sp->place_cpu >= 0 || sp->place_follow;
+		n += sp->w.place_cpu >= 0 || sp->w.place_follow;
 	return n;
 }
 
@@ -179,8 +180,8 @@ START_TEST(two_streams_per_cpu_are_placed)
 	}
 	ck_assert_ptr_nonnull(test->run.place);
 	for (sp = test->run.streams; sp != NULL; sp = sp->next, i++) {
-		ck_assert_int_eq(sp->place_cpu, cpus[i % ncpu]);
-		ck_assert_int_eq(sp->place_follow, 0);
+		ck_assert_int_eq(sp->w.place_cpu, cpus[i % ncpu]);
+		ck_assert_int_eq(sp->w.place_follow, 0);
 	}
 }
 END_TEST
@@ -199,10 +200,10 @@ START_TEST(receivers_follow_and_bidir_senders_interleave)
 		return;
 	for (sp = test->run.streams, i = 0; sp != NULL; sp = sp->next, i++) {
 		if (i < ncpu) {
-			ck_assert_int_eq(sp->place_follow, 1);
-			ck_assert_int_eq(sp->place_cpu, -1);
+			ck_assert_int_eq(sp->w.place_follow, 1);
+			ck_assert_int_eq(sp->w.place_cpu, -1);
 		} else {
-			ck_assert_int_eq(sp->place_cpu, cpus[i % ncpu]);
+			ck_assert_int_eq(sp->w.place_cpu, cpus[i % ncpu]);
 		}
 	}
 }
@@ -218,10 +219,10 @@ START_TEST(nothing_placed_when_not_wanted)
 	placement_plan(test);
 	ck_assert_int_eq(placed(), 0);
 	unsetenv("IPERF3_PLACEMENT");
-	test->opt.affinity = 0;
+	test->cfg->opt.affinity = 0;
 	placement_plan(test);
 	ck_assert_int_eq(placed(), 0);
-	test->opt.affinity = -1;
+	test->cfg->opt.affinity = -1;
 	test->settings.server_affinity = 0;
 	placement_plan(test);
 	ck_assert_int_eq(placed(), 0);
@@ -274,7 +275,7 @@ START_TEST(fewer_streams_than_cpus_send_batches)
 	    "127.0.0.1"), ncpu - 1);
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		ck_assert_uint_eq(sp->xmit_len, PLACEMENT_BATCH_BYTES);
-		ck_assert_int_eq(sp->place_cpu, -1); /* nothing pinned */
+		ck_assert_int_eq(sp->w.place_cpu, -1); /* nothing pinned */
 	}
 	ck_assert_ptr_null(test->run.place);
 	/* receivers never; one stream per CPU (all CPUs busy): none */
@@ -307,9 +308,9 @@ START_TEST(batches_only_unpaced_from_memory_default_blocks)
 	setenv("IPERF3_PLACEMENT", "0", 1);
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
 	unsetenv("IPERF3_PLACEMENT");
-	test->opt.affinity = 0; /* -A */
+	test->cfg->opt.affinity = 0; /* -A */
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
-	test->opt.affinity = -1;
+	test->cfg->opt.affinity = -1;
 	ck_assert_int_eq(plan_fresh(1, 1, "192.0.2.1", "192.0.2.2"), 0);
 	test->proto = &proto_udp;
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);

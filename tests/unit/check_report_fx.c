@@ -13,6 +13,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "proto.h"
 #include "report.h"
 #include "stream.h"
@@ -26,6 +27,9 @@ fx_init(struct fx *f, char role, enum fx_proto proto, int reverse, int bidir,
 	int sends;
 
 	ck_assert_ptr_nonnull(t);
+	t->cfg = config_new();
+	ck_assert_ptr_nonnull(t->cfg);
+	t->opt = &t->cfg->opt;
 	memset(f, 0, sizeof(*f));
 	f->t = t;
 	t->outfile = open_memstream(&f->buf, &f->len);
@@ -33,11 +37,11 @@ fx_init(struct fx *f, char role, enum fx_proto proto, int reverse, int bidir,
 	pthread_mutex_init(&t->print_lock, NULL);
 	t->out_lock = &t->print_lock;
 	pthread_mutex_init(&t->note_lock, NULL);
-	t->opt.role = role;
-	t->opt.unit_format = 'a';
-	t->opt.reporter_interval = 1.0;
-	t->opt.stats_interval = 1.0;
-	t->opt.server_port = 5201;
+	t->cfg->opt.role = role;
+	t->cfg->opt.unit_format = 'a';
+	t->cfg->opt.reporter_interval = 1.0;
+	t->cfg->opt.stats_interval = 1.0;
+	t->cfg->opt.server_port = 5201;
 	t->settings.protocol_id = proto == FX_UDP ? Pudp : Ptcp;
 	t->proto = proto == FX_UDP ? &proto_udp : &proto_tcp;
 	t->settings.num_streams = streams;
@@ -72,18 +76,16 @@ fx_free(struct fx *f)
 		}
 		free(sp);
 	}
-	free(t->opt.server_hostname);
-	free(t->opt.diskfile_name);
-	free(t->opt.timestamp_format);
+	config_unref(t->cfg); /* its strings with it */
 	free(t->settings.title);
 	free(t->settings.extra_data);
 	free(t->run.congestion_used);
 	free(t->run.remote_congestion_used);
-	cJSON_Delete(t->run.json_top);
-	cJSON_Delete(t->run.json_server_output);
-	free(t->run.json_output_string);
-	free(t->run.server_output_text);
-	free(t->run.server_outbuf);
+	cJSON_Delete(t->run.rep.json_top);
+	cJSON_Delete(t->run.ses.json_server_output);
+	free(t->run.rep.json_output_string);
+	free(t->run.ses.server_output_text);
+	free(t->run.rep.server_outbuf);
 	fclose(t->outfile);
 	free(f->buf);
 	pthread_mutex_destroy(&t->print_lock);

@@ -12,6 +12,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -19,7 +20,7 @@
 static void
 json_mode(struct fx *f)
 {
-	f->t->opt.json_output = 1;
+	f->t->cfg->opt.json_output = 1;
 	f->t->reporter = &report_json;
 }
 
@@ -48,13 +49,13 @@ tcp_client_start(struct fx *f)
 	fx_init(f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(f);
 	t = f->t;
-	t->opt.server_hostname = str_dup("127.0.0.1");
-	t->opt.server_port = 5410;
+	t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	t->cfg->opt.server_port = 5410;
 	t->reporter->begin(t);
 	t->run.start_wall_ms = 1795312570955ULL;
 	str_copy(t->run.cookie, "dfdyih5rsutbtka2355bypd44zg4upbigx4o",
 	    sizeof(t->run.cookie));
-	t->run.ctrl_mss = 32768;
+	t->run.cli.ctrl_mss = 32768;
 	t->run.sndbuf_actual = 16384;
 	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_connect(t);
@@ -70,7 +71,7 @@ START_TEST(client_start_object_matches_the_tcp_capture)
 	struct fx f;
 
 	(void)tcp_client_start(&f);
-	fx_assert_json(f.t->run.json_start, want_tcp_client_start);
+	fx_assert_json(f.t->run.rep.json_start, want_tcp_client_start);
 	fx_free(&f);
 }
 END_TEST
@@ -86,7 +87,7 @@ START_TEST(client_intervals_match_the_tcp_capture)
 	tcpinfo(fx_interval(sp, 1.001088, 2.003611, 1.002523, 2132803584), 19,
 	    1440626, 21542912, 144, 151, 29);
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->run.json_intervals, want_tcp_client_intervals);
+	fx_assert_json(f.t->run.rep.json_intervals, want_tcp_client_intervals);
 	ck_assert_str_eq(fx_out(&f), ""); /* nothing printed before finish */
 	fx_free(&f);
 }
@@ -102,12 +103,12 @@ START_TEST(streamed_document_takes_no_interval_after_finish)
 	const char *out, *end = NULL;
 	cJSON *doc;
 
-	report_json_incremental(f.t, 1);
+	f.t->cfg->opt.json_incremental = 1; /* as the CLI asks */
 	tcpinfo(fx_interval(sp, 0, 0.2, 0.2, 1000000), 0, 1, 1, 1, 1, 0);
 	f.t->reporter->interval(f.t);
 	f.t->reporter->error(f.t, "the control socket closed");
 	f.t->reporter->finish(f.t);
-	ck_assert_int_eq(f.t->run.json_doc_state, 2);
+	ck_assert_int_eq(f.t->run.rep.json_doc_state, 2);
 	tcpinfo(fx_interval(sp, 0.2, 0.4, 0.2, 1000000), 0, 1, 1, 1, 1, 0);
 	f.t->reporter->interval(f.t);
 	out = fx_out(&f);
@@ -136,7 +137,7 @@ START_TEST(udp_client_intervals_match_the_capture)
 	f.t->reporter->interval(f.t);
 	fx_interval(sp, 1.000731, 2.0015, 1.000769, 1245184)->packets = 38;
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->run.json_intervals, want_udp_client_intervals);
+	fx_assert_json(f.t->run.rep.json_intervals, want_udp_client_intervals);
 	fx_free(&f);
 }
 END_TEST
@@ -156,8 +157,8 @@ udp_server_start(struct fx *f)
 	t->reporter->begin(t);
 	t->run.start_wall_ms = 1795312573623ULL;
 	t->reporter->on_params(t);
-	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
-	t->run.peer_port = 42948;
+	str_copy(t->run.srv.peer_host, "127.0.0.1", sizeof(t->run.srv.peer_host));
+	t->run.srv.peer_port = 42948;
 	str_copy(t->run.cookie, "cqodabeqkgvhudksizntkpsojfj435xoco7y",
 	    sizeof(t->run.cookie));
 	t->reporter->on_connect(t);
@@ -175,7 +176,7 @@ START_TEST(udp_server_start_repeats_the_target_bitrate)
 	struct fx f;
 
 	(void)udp_server_start(&f);
-	fx_assert_json(f.t->run.json_start, want_udp_server_start);
+	fx_assert_json(f.t->run.rep.json_start, want_udp_server_start);
 	ck_assert_str_eq(fx_out(&f), "");
 	fx_free(&f);
 }
@@ -195,7 +196,7 @@ START_TEST(udp_server_intervals_carry_jitter_and_loss)
 	ir->packets = 38;
 	ir->jitter = fx_ms_to_s(0.023191553287465111);
 	f.t->reporter->interval(f.t);
-	fx_assert_json(f.t->run.json_intervals, want_udp_server_intervals);
+	fx_assert_json(f.t->run.rep.json_intervals, want_udp_server_intervals);
 	fx_free(&f);
 }
 END_TEST
@@ -215,17 +216,17 @@ START_TEST(tcp_server_start_puts_buffers_before_the_timestamp)
 	t->run.sndbuf_actual = 16384;
 	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_params(t);
-	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
-	t->run.peer_port = 51128;
+	str_copy(t->run.srv.peer_host, "127.0.0.1", sizeof(t->run.srv.peer_host));
+	t->run.srv.peer_port = 51128;
 	str_copy(t->run.cookie, "etinpnajhwoeoqycyww6rrbgco7f6dgv55qj",
 	    sizeof(t->run.cookie));
-	t->run.ctrl_mss = 32768; /* the server always shows 0 */
+	t->run.cli.ctrl_mss = 32768; /* the server always shows 0 */
 	t->reporter->on_connect(t);
 	sp = fx_stream(&f, 5, 0);
 	fx_ports(sp, 5473, 51136);
 	t->reporter->on_new_stream(sp);
 	t->reporter->on_test_start(t);
-	fx_assert_json(t->run.json_start, want_tcp_server_start);
+	fx_assert_json(t->run.rep.json_start, want_tcp_server_start);
 	fx_free(&f);
 }
 END_TEST
@@ -240,13 +241,13 @@ START_TEST(error_document_keeps_duplicate_error_members)
 	json_mode(&f);
 	t = f.t;
 	t->settings.duration = 5;
-	t->opt.server_hostname = str_dup("127.0.0.1");
-	t->opt.server_port = 5491;
+	t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	t->cfg->opt.server_port = 5491;
 	t->reporter->begin(t);
 	t->run.start_wall_ms = 1795313245810ULL;
 	str_copy(t->run.cookie, "ze3rbdggfihyrw3ioulyqggx7dojhtikuewp",
 	    sizeof(t->run.cookie));
-	t->run.ctrl_mss = 32768;
+	t->run.cli.ctrl_mss = 32768;
 	t->reporter->on_connect(t);
 	t->reporter->error(t, "SERVER ERROR - client's requested duration "
 	    "exceeds the server's maximum permitted limit");
@@ -254,8 +255,8 @@ START_TEST(error_document_keeps_duplicate_error_members)
 	    "server's maximum permitted limit");
 	t->reporter->finish(t);
 	want = fx_want(want_error_document);
-	ck_assert_ptr_nonnull(t->run.json_output_string);
-	fx_assert_text(t->run.json_output_string, want);
+	ck_assert_ptr_nonnull(t->run.rep.json_output_string);
+	fx_assert_text(t->run.rep.json_output_string, want);
 	ck_assert_uint_eq(strlen(fx_out(&f)), strlen(want) + 1);
 	ck_assert_int_eq(fx_out(&f)[strlen(want)], '\n');
 	free(want);
@@ -269,10 +270,10 @@ START_TEST(error_before_the_document_exists_is_printed_as_text)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.logfile = str_dup("/tmp/x.log");
+	f.t->cfg->opt.logfile = str_dup("/tmp/x.log");
 	f.t->reporter->error(f.t, "error - unable to open log file");
 	fx_assert_text(fx_out(&f), "iperf3: error - unable to open log file\n");
-	free(f.t->opt.logfile);
+	/* freed with the configuration (fx_free) */
 	fx_free(&f);
 }
 END_TEST
@@ -305,19 +306,19 @@ START_TEST(finish_appends_title_extra_data_and_server_output_in_order)
 	t->settings.title = str_dup("mytitle");
 	t->settings.extra_data = str_dup("hello_extra");
 	t->settings.get_server_output = 1;
-	t->run.json_server_output = cJSON_Parse("{\"start\":{}}");
-	t->run.server_output_text = str_dup("text\n");
+	t->run.ses.json_server_output = cJSON_Parse("{\"start\":{}}");
+	t->run.ses.server_output_text = str_dup("text\n");
 	t->reporter->error(t, "oops");
 	t->json_callback = capture_json;
 	t->reporter->finish(t);
-	ck_assert_str_eq(fx_keys(t->run.json_top, keys, sizeof(keys)),
+	ck_assert_str_eq(fx_keys(t->run.rep.json_top, keys, sizeof(keys)),
 	    "start,intervals,end,error,title,extra_data,server_output_json,"
 	    "server_output_text");
 	ck_assert_int_eq(cb_calls, 1);
 	ck_assert_str_eq(fx_out(&f), "");
-	ck_assert_ptr_nonnull(t->run.json_output_string);
-	ck_assert_int_eq(strncmp(cb_buf, t->run.json_output_string,
-	    strlen(t->run.json_output_string)), 0);
+	ck_assert_ptr_nonnull(t->run.rep.json_output_string);
+	ck_assert_int_eq(strncmp(cb_buf, t->run.rep.json_output_string,
+	    strlen(t->run.rep.json_output_string)), 0);
 	fx_free(&f);
 }
 END_TEST
@@ -328,7 +329,7 @@ START_TEST(json_mode_prints_no_banner_and_no_lines)
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	f.t->reporter->server_listening(f.t);
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_connect(f.t);
@@ -348,14 +349,14 @@ START_TEST(json_stream_emits_start_interval_and_end_lines)
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
 	t = f.t;
-	t->opt.json_stream = 1;
-	t->opt.server_hostname = str_dup("127.0.0.1");
-	t->opt.server_port = 5417;
+	t->cfg->opt.json_stream = 1;
+	t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	t->cfg->opt.server_port = 5417;
 	t->reporter->begin(t);
 	t->run.start_wall_ms = 1795312590543ULL;
 	str_copy(t->run.cookie, "kgbjaocczri2u3dld7xlbu6yjwa4g3434cm5",
 	    sizeof(t->run.cookie));
-	t->run.ctrl_mss = 32768;
+	t->run.cli.ctrl_mss = 32768;
 	t->run.sndbuf_actual = 16384;
 	t->run.rcvbuf_actual = 131072;
 	t->reporter->on_connect(t);
@@ -395,8 +396,8 @@ START_TEST(json_stream_emits_start_interval_and_end_lines)
 	ck_assert_int_eq(fx_out(&f)[strlen(want) + 1], '\0');
 	f.buf[strlen(want)] = '\0'; /* the capture text has no final newline */
 	fx_assert_text(f.buf, want);
-	ck_assert_ptr_null(t->run.json_output_string);
-	ck_assert_int_eq(cJSON_GetArraySize(t->run.json_intervals), 0);
+	ck_assert_ptr_null(t->run.rep.json_output_string);
+	ck_assert_int_eq(cJSON_GetArraySize(t->run.rep.json_intervals), 0);
 	free(want);
 	fx_free(&f);
 }
@@ -408,7 +409,7 @@ START_TEST(json_stream_error_gives_exactly_two_lines)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.json_stream = 1;
+	f.t->cfg->opt.json_stream = 1;
 	f.t->settings.title = str_dup("not an event");
 	f.t->reporter->begin(f.t);
 	f.t->reporter->error(f.t, "unable to connect to server - server may "
@@ -431,10 +432,10 @@ START_TEST(json_stream_full_output_follows_the_end_line_with_the_document)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.json_stream = 1;
-	f.t->opt.json_stream_full_output = 1;
+	f.t->cfg->opt.json_stream = 1;
+	f.t->cfg->opt.json_stream_full_output = 1;
 	f.t->settings.get_server_output = 1;
-	f.t->run.server_output_text = str_dup("srv\n");
+	f.t->run.ses.server_output_text = str_dup("srv\n");
 	f.t->reporter->begin(f.t);
 	f.t->reporter->finish(f.t);
 	static const char lines[] = "{\"event\":\"server_output_text\","
@@ -443,7 +444,7 @@ START_TEST(json_stream_full_output_follows_the_end_line_with_the_document)
 
 	out = fx_out(&f);
 	ck_assert_int_eq(strncmp(out, lines, strlen(lines)), 0);
-	ck_assert_ptr_nonnull(f.t->run.json_output_string);
+	ck_assert_ptr_nonnull(f.t->run.rep.json_output_string);
 	ck_assert_ptr_nonnull(strstr(out, "\"server_output_text\":\t\"srv\\n\"\n}\n"));
 	fx_free(&f);
 }
@@ -456,13 +457,13 @@ START_TEST(json_stream_server_keeps_intervals_for_the_client)
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.json_stream = 1;
+	f.t->cfg->opt.json_stream = 1;
 	f.t->settings.get_server_output = 1;
 	f.t->reporter->begin(f.t);
 	sp = fx_stream(&f, 5, 0);
 	fx_interval(sp, 0, 1, 1, 1000);
 	f.t->reporter->interval(f.t);
-	ck_assert_int_eq(cJSON_GetArraySize(f.t->run.json_intervals), 1);
+	ck_assert_int_eq(cJSON_GetArraySize(f.t->run.rep.json_intervals), 1);
 	ck_assert_ptr_nonnull(strstr(fx_out(&f), "{\"event\":\"interval\","
 	    "\"data\":{\"streams\":[{\"socket\":5,\"start\":0,\"end\":1,"
 	    "\"seconds\":1,\"bytes\":1000,\"bits_per_second\":8000,"
@@ -481,7 +482,7 @@ START_TEST(json_stream_events_go_to_the_callback_one_per_line)
 	cb_calls = 0;
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.json_stream = 1;
+	f.t->cfg->opt.json_stream = 1;
 	f.t->json_callback = capture_json;
 	f.t->reporter->begin(f.t);
 	f.t->reporter->error(f.t, "x");

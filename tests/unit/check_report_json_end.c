@@ -12,6 +12,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "report_int.h"
 #include "stream.h"
@@ -20,7 +21,7 @@
 static void
 json_mode(struct fx *f)
 {
-	f->t->opt.json_output = 1;
+	f->t->cfg->opt.json_output = 1;
 	f->t->reporter = &report_json;
 	f->t->reporter->begin(f->t);
 }
@@ -56,8 +57,8 @@ summary_end(struct fx *f)
 	const cJSON *end;
 
 	f->t->reporter->summary(f->t);
-	end = cJSON_GetObjectItemCaseSensitive(f->t->run.json_top, "end");
-	ck_assert_ptr_eq(end, f->t->run.json_end);
+	end = cJSON_GetObjectItemCaseSensitive(f->t->run.rep.json_top, "end");
+	ck_assert_ptr_eq(end, f->t->run.rep.json_end);
 	ck_assert_str_eq(fx_out(f), "");
 	return end;
 }
@@ -270,7 +271,7 @@ START_TEST(file_transfer_adds_a_diskfile_object_between_halves)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	json_mode(&f);
-	f.t->opt.diskfile_name = str_dup("/path/to/file50M.bin");
+	f.t->cfg->opt.diskfile_name = str_dup("/path/to/file50M.bin");
 	f.t->diskfile_size = 50000000;
 	fx_final(fx_stream(&f, 5, 1), 1.0, 50000000);
 	fx_peer(f.t->run.streams, 49898645, 1.0, -1);

@@ -6,6 +6,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -32,8 +33,8 @@ fx_client_start(struct fx *f, int port, int lport)
 	struct iperf_test *t = f->t;
 	struct iperf_stream *sp;
 
-	t->opt.server_hostname = str_dup("127.0.0.1");
-	t->opt.server_port = port;
+	t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	t->cfg->opt.server_port = port;
 	t->reporter->begin(t);
 	t->reporter->on_connect(t);
 	sp = fx_stream(f, 5, t->mode == MODE_SENDER);
@@ -50,10 +51,10 @@ fx_server_start(struct fx *f, int port, int cport, int dport)
 	struct iperf_test *t = f->t;
 	struct iperf_stream *sp;
 
-	t->opt.server_port = port;
+	t->cfg->opt.server_port = port;
 	t->server_test_number = 1;
-	str_copy(t->run.peer_host, "127.0.0.1", sizeof(t->run.peer_host));
-	t->run.peer_port = cport;
+	str_copy(t->run.srv.peer_host, "127.0.0.1", sizeof(t->run.srv.peer_host));
+	t->run.srv.peer_port = cport;
 	t->reporter->server_listening(t);
 	t->reporter->begin(t);
 	t->reporter->on_params(t);
@@ -80,7 +81,7 @@ fx_streams(struct fx *f, const int *socks, int n)
 
 	for (i = 0; i < n; i++) {
 		int sender = t->mode == MODE_SENDER ||
-		    (t->mode == MODE_BIDIR && (i < p) == (t->opt.role == 'c'));
+		    (t->mode == MODE_BIDIR && (i < p) == (t->cfg->opt.role == 'c'));
 
 		(void)fx_stream(f, socks[i], sender);
 	}

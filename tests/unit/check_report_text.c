@@ -12,6 +12,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -105,7 +106,7 @@ END_TEST
 static void
 verbose_setup(struct fx *f)
 {
-	f->t->opt.verbose = 1;
+	f->t->cfg->opt.verbose = 1;
 	f->t->run.start_wall_ms = 1795312544000ULL;
 	str_copy(f->t->run.cookie, "nm6w3sui6gzxupes6qm5sivefproluadofm5",
 	    sizeof(f->t->run.cookie));
@@ -120,8 +121,8 @@ START_TEST(verbose_server_prints_time_cookie_and_unavailable_sender)
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
 	verbose_setup(&f);
-	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
-	f.t->run.peer_port = 44132;
+	str_copy(f.t->run.srv.peer_host, "127.0.0.1", sizeof(f.t->run.srv.peer_host));
+	f.t->run.srv.peer_port = 44132;
 	f.t->reporter->begin(f.t);
 	f.t->run.start_wall_ms = 1795312544000ULL;
 	f.t->reporter->on_params(f.t);
@@ -172,8 +173,8 @@ START_TEST(verbose_server_prints_version_and_uname_before_the_banner)
 	struct fx f;
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
-	f.t->opt.verbose = 1;
-	f.t->opt.server_port = 5402;
+	f.t->cfg->opt.verbose = 1;
+	f.t->cfg->opt.server_port = 5402;
 	f.t->server_test_number = 3;
 	f.t->reporter->server_listening(f.t);
 	get_system_info(info, sizeof(info));
@@ -192,9 +193,9 @@ START_TEST(verbose_client_prints_connect_details_cpu_and_congestion)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	verbose_setup(&f);
-	f.t->run.ctrl_mss = 32768;
-	f.t->opt.server_hostname = str_dup("127.0.0.1");
-	f.t->opt.server_port = 5402;
+	f.t->run.cli.ctrl_mss = 32768;
+	f.t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	f.t->cfg->opt.server_port = 5402;
 	f.t->reporter->begin(f.t);
 	f.t->run.start_wall_ms = 1795312544000ULL;
 	f.t->reporter->on_connect(f.t);
@@ -259,8 +260,8 @@ START_TEST(verbose_connect_shows_mss_option_and_target_bitrate)
 	verbose_setup(&f);
 	f.t->settings.mss = 1000;
 	f.t->settings.rate = 10000000;
-	f.t->opt.server_hostname = str_dup("127.0.0.1");
-	f.t->opt.server_port = 5360;
+	f.t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	f.t->cfg->opt.server_port = 5360;
 	f.t->reporter->on_connect(f.t);
 	fx_assert_text(fx_out(&f),
 	    "Time: Sun, 22 Nov 2026 01:55:44 GMT\n"
@@ -279,8 +280,8 @@ START_TEST(verbose_udp_connect_has_no_mss_line)
 	fx_init(&f, 's', FX_UDP, 0, 0, 1);
 	verbose_setup(&f);
 	f.t->settings.rate = 10000000;
-	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
-	f.t->run.peer_port = 47982;
+	str_copy(f.t->run.srv.peer_host, "127.0.0.1", sizeof(f.t->run.srv.peer_host));
+	f.t->run.srv.peer_port = 47982;
 	f.t->reporter->on_connect(f.t);
 	fx_assert_text(fx_out(&f),
 	    "Time: Sun, 22 Nov 2026 01:55:44 GMT\n"
@@ -334,7 +335,7 @@ START_TEST(reverse_client_header_printed_late_shows_retr_cwnd)
 	struct iperf_stream *sp;
 
 	fx_init(&f, 'c', FX_TCP, 1, 0, 1);
-	f.t->opt.server_hostname = str_dup("127.0.0.1");
+	f.t->cfg->opt.server_hostname = str_dup("127.0.0.1");
 	sp = fx_stream(&f, 5, 0);
 	f.t->peer_has_retransmits = 1; /* results already arrived */
 	fx_interval(sp, 0, 1, 1, 320 * MIB);

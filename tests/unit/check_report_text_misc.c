@@ -11,6 +11,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -54,9 +55,9 @@ START_TEST(verbose_uname_line_gets_the_prefixes_twice)
 	struct fx f;
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
-	f.t->opt.verbose = 1;
-	f.t->opt.timestamps = 1;
-	f.t->opt.timestamp_format = str_dup("[ts]");
+	f.t->cfg->opt.verbose = 1;
+	f.t->cfg->opt.timestamps = 1;
+	f.t->cfg->opt.timestamp_format = str_dup("[ts]");
 	f.t->settings.title = str_dup("mytitle");
 	f.t->reporter->begin(f.t);
 	get_system_info(info, sizeof(info));
@@ -73,9 +74,9 @@ START_TEST(server_lines_never_get_the_title)
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
 	f.t->settings.title = str_dup("mytitle");
-	f.t->opt.timestamps = 1;
-	f.t->opt.timestamp_format = str_dup("T ");
-	f.t->opt.server_port = 5424;
+	f.t->cfg->opt.timestamps = 1;
+	f.t->cfg->opt.timestamp_format = str_dup("T ");
+	f.t->cfg->opt.server_port = 5424;
 	f.t->server_test_number = 1;
 	f.t->reporter->server_listening(f.t);
 	fx_assert_text(fx_out(&f), "T " RULE
@@ -126,7 +127,7 @@ START_TEST(file_transfer_line_follows_the_sender_row)
 	struct iperf_stream *sp;
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
-	f.t->opt.diskfile_name = str_dup("/path/to/file50M.bin");
+	f.t->cfg->opt.diskfile_name = str_dup("/path/to/file50M.bin");
 	f.t->diskfile_size = 50000000;
 	sp = fx_client_start(&f, 5466, 41098);
 	fx_cw(fx_interval(sp, 0, 1, 1, 50013572), 0, 767 * KIB);
@@ -169,12 +170,12 @@ START_TEST(server_captures_its_report_lines_for_the_client)
 	struct iperf_stream *sp;
 
 	fx_init(&f, 's', FX_TCP, 0, 0, 1);
-	f.t->opt.server_port = 5423;
+	f.t->cfg->opt.server_port = 5423;
 	f.t->server_test_number = 1;
 	f.t->reporter->server_listening(f.t);
-	f.t->run.capture_output = 1; /* the core starts capturing after it */
-	str_copy(f.t->run.peer_host, "127.0.0.1", sizeof(f.t->run.peer_host));
-	f.t->run.peer_port = 34424;
+	f.t->run.srv.capture_output = 1; /* the core starts capturing after it */
+	str_copy(f.t->run.srv.peer_host, "127.0.0.1", sizeof(f.t->run.srv.peer_host));
+	f.t->run.srv.peer_port = 34424;
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_connect(f.t);
 	sp = fx_stream(&f, 5, 0);
@@ -186,8 +187,8 @@ START_TEST(server_captures_its_report_lines_for_the_client)
 	fx_tick(&f);
 	fx_final(sp, 1.0, 2276107180);
 	fx_finish(&f);
-	ck_assert_ptr_nonnull(f.t->run.server_outbuf);
-	fx_assert_text(f.t->run.server_outbuf, GSO_SERVER_TEXT);
+	ck_assert_ptr_nonnull(f.t->run.rep.server_outbuf);
+	fx_assert_text(f.t->run.rep.server_outbuf, GSO_SERVER_TEXT);
 	fx_free(&f);
 }
 END_TEST
@@ -199,7 +200,7 @@ START_TEST(client_appends_the_server_output_block)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.get_server_output = 1;
-	f.t->run.server_output_text = str_dup(GSO_SERVER_TEXT);
+	f.t->run.ses.server_output_text = str_dup(GSO_SERVER_TEXT);
 	sp = fx_client_start(&f, 5423, 34428);
 	fx_cw(fx_interval(sp, 0, 1, 1, 2276107180), 1, 2.12 * MIB);
 	fx_tick(&f);
@@ -235,7 +236,7 @@ START_TEST(server_output_block_gets_one_title_prefix)
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.title = str_dup("tt");
 	f.t->settings.get_server_output = 1;
-	f.t->run.server_output_text = str_dup("line one\nline two\n");
+	f.t->run.ses.server_output_text = str_dup("line one\nline two\n");
 	sp = fx_stream(&f, 5, 1);
 	fx_final(sp, 1.0, 1000);
 	fx_peer(sp, 1000, 1.0, -1);
@@ -253,7 +254,7 @@ START_TEST(client_prints_a_json_server_output_block)
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
 	f.t->settings.get_server_output = 1;
-	f.t->run.json_server_output = cJSON_Parse("{\"start\":{\"a\":1}}");
+	f.t->run.ses.json_server_output = cJSON_Parse("{\"start\":{\"a\":1}}");
 	sp = fx_stream(&f, 5, 1);
 	fx_final(sp, 1.0, 1000);
 	fx_peer(sp, 1000, 1.0, -1);
@@ -270,7 +271,7 @@ START_TEST(starting_test_line_describes_byte_limited_runs)
 	struct fx f;
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	f.t->settings.bytes = 524288000;
 	f.t->reporter->on_test_start(f.t);
 	fx_assert_text(fx_out(&f), "Starting Test: protocol: TCP, 1 streams, "
@@ -285,10 +286,10 @@ START_TEST(errors_go_to_the_logfile_when_one_is_open)
 	struct fx f;
 
 	fx_init(&f, 'c', FX_TCP, 0, 0, 1);
-	f.t->opt.logfile = str_dup("/tmp/x.log");
+	f.t->cfg->opt.logfile = str_dup("/tmp/x.log");
 	f.t->reporter->error(f.t, "error - unable to connect");
 	fx_assert_text(fx_out(&f), "iperf3: error - unable to connect\n");
-	free(f.t->opt.logfile);
+	/* freed with the configuration (fx_free) */
 	fx_free(&f);
 }
 END_TEST

@@ -11,6 +11,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -34,8 +35,8 @@ START_TEST(bidir_client_prints_tx_and_rx_groups)
 	struct fx f;
 
 	fx_init(&f, 'c', FX_TCP, 0, 1, 1);
-	f.t->opt.server_hostname = str_dup("127.0.0.1");
-	f.t->opt.server_port = 5404;
+	f.t->cfg->opt.server_hostname = str_dup("127.0.0.1");
+	f.t->cfg->opt.server_port = 5404;
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_connect(f.t);
 	fx_streams(&f, socks, 2);
@@ -151,7 +152,7 @@ START_TEST(verbose_bidir_client_closes_each_group)
 	struct fx f;
 
 	fx_init(&f, 'c', FX_TCP, 0, 1, 1);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	fx_streams(&f, socks, 2);
 	fx_run(&f, vbidir_iv, 2);
 	f.t->peer_has_retransmits = 1;
@@ -195,7 +196,7 @@ START_TEST(verbose_bidir_server_marks_missing_halves)
 	struct fx f;
 
 	fx_init(&f, 's', FX_TCP, 0, 1, 1);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	fx_streams(&f, socks, 2);
 	cpu(f.t, 97.3, 2.6, 94.6, 50, 1, 49); /* remote: not known yet */
 	e.s[0].bytes = 4166993376;
@@ -230,9 +231,9 @@ START_TEST(bidir_server_output_block_sits_between_the_groups)
 	const char *out, *blk, *rx;
 
 	fx_init(&f, 'c', FX_TCP, 0, 1, 1);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	f.t->settings.get_server_output = 1;
-	f.t->run.server_output_text = str_dup("server says hi\n");
+	f.t->run.ses.server_output_text = str_dup("server says hi\n");
 	fx_streams(&f, socks, 2);
 	cpu(f.t, 1, 1, 1, 1, 1, 1);
 	fx_end(&f, &e);
@@ -368,7 +369,7 @@ START_TEST(verbose_parallel_server_marks_the_missing_tcp_sum)
 	const char *out;
 
 	fx_init(&f, 's', FX_TCP, 1, 0, 2);
-	f.t->opt.verbose = 1;
+	f.t->cfg->opt.verbose = 1;
 	fx_streams(&f, socks, 2);
 	e.s[0].bytes = 2821486308;
 	e.s[1].bytes = 2339428533;

@@ -9,6 +9,7 @@
 
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "report.h"
 #include "stream.h"
 #include "util.h"
@@ -152,7 +153,7 @@ START_TEST(udp_parallel_server_sums_loss_rows)
 	struct fx f;
 
 	fx_init(&f, 's', FX_UDP, 0, 0, 2);
-	f.t->opt.verbose = 1; /* UDP: no "[SUM] (... not available)" */
+	f.t->cfg->opt.verbose = 1; /* UDP: no "[SUM] (... not available)" */
 	fx_streams(&f, socks, 2);
 	fx_run(&f, udp_p2_server_iv, 2);
 	e.s[0].bytes = 1277695;

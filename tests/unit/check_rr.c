@@ -184,13 +184,13 @@ START_TEST(stream_client_times_one_whole_response)
 	/* exactly one request went out */
 	ck_assert_int_eq((int)recv(sv[1], req, sizeof(req), MSG_DONTWAIT),
 	    100);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
-	ck_assert_uint_eq(sp->live.bytes, 400);
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.bytes, 400);
 	ck_assert_uint_eq(sp->rr->shared.n, 1);
 	/* the peer closed: the end, nothing counted */
 	shutdown(sv[1], SHUT_WR);
 	ck_assert_int_eq((int)rr_step(sp), 0);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
 }
 END_TEST
 
@@ -206,7 +206,7 @@ START_TEST(stream_server_answers_each_whole_request)
 	ck_assert_int_eq((int)write(sv[1], buf, 10), 10);
 	ck_assert_int_eq((int)rr_step(sp), 30);
 	ck_assert_int_eq((int)recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT), 20);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
 	ck_assert_uint_eq(sp->rr->shared.n, 0); /* a server does not time */
 }
 END_TEST
@@ -231,10 +231,10 @@ START_TEST(datagram_answers_carry_the_request_number)
 	ck_assert_int_eq((int)recv(sv[1], buf, sizeof(buf), MSG_DONTWAIT), 16);
 	ck_assert_int_eq(rr_id_get(buf, 16, &id), 0);
 	ck_assert_uint_eq(id, 1);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
-	ck_assert_uint_eq(sp->live.rr_stale, 1);
-	ck_assert_uint_eq(sp->live.rr_lost, 0);
-	ck_assert_uint_eq(sp->live.packets, 3); /* 1 out, 2 in */
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.rr_stale, 1);
+	ck_assert_uint_eq(sp->w.live.rr_lost, 0);
+	ck_assert_uint_eq(sp->w.live.packets, 3); /* 1 out, 2 in */
 }
 END_TEST
 
@@ -248,16 +248,16 @@ START_TEST(datagram_without_answer_is_lost_after_the_timeout)
 	sp = rr_stream(sv[0], 1);
 	sp->rr->timeout_ns = 20000000ULL; /* 20 ms */
 	ck_assert_int_gt((int)rr_step(sp), 0);
-	ck_assert_uint_eq(sp->live.rr_trans, 0);
-	ck_assert_uint_eq(sp->live.rr_lost, 1);
-	ck_assert_uint_eq(sp->live.bytes, 16); /* the request went out */
+	ck_assert_uint_eq(sp->w.live.rr_trans, 0);
+	ck_assert_uint_eq(sp->w.live.rr_lost, 1);
+	ck_assert_uint_eq(sp->w.live.bytes, 16); /* the request went out */
 	/* the next request has the next number */
 	memset(buf, 0, sizeof(buf));
 	rr_id_put(buf, 2);
 	ck_assert_int_eq((int)send(sv[1], buf, 16, 0), 16);
 	ck_assert_int_gt((int)rr_step(sp), 0);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
-	ck_assert_uint_eq(sp->live.rr_stale, 0);
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.rr_stale, 0);
 }
 END_TEST
 
@@ -291,7 +291,7 @@ START_TEST(short_datagrams_are_just_counted)
 	ck_assert_int_eq(sp->rr->numbered, 0);
 	ck_assert_int_eq((int)send(sv[1], buf, 4, 0), 4);
 	ck_assert_int_eq((int)rr_step(sp), 5);
-	ck_assert_uint_eq(sp->live.rr_trans, 1);
+	ck_assert_uint_eq(sp->w.live.rr_trans, 1);
 }
 END_TEST
 
@@ -304,7 +304,7 @@ publish_samples(struct iperf_stream *sp, uint64_t first, uint64_t n)
 
 	for (i = 0; i < n; i++)
 		(void)latstat_add(&sp->rr->shared, first + i);
-	sp->live.rr_trans += n;
+	sp->w.live.rr_trans += n;
 }
 
 START_TEST(take_moves_the_interval_and_omit_drops_it)

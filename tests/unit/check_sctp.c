@@ -13,6 +13,7 @@
 #include "check_main.h"
 #include "check_report.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "params.h"
 #include "proto.h"
 #include "report.h"
@@ -84,13 +85,13 @@ START_TEST(sctp_sending_streams_always_carry_the_retransmit_keys)
 		"rttvar", "pmtu", "reorder", "omitted", "sender" };
 	size_t i = 0;
 
-	f.t->opt.json_output = 1;
+	f.t->cfg->opt.json_output = 1;
 	f.t->reporter = &report_json;
 	f.t->reporter->begin(f.t);
 	f.t->reporter->on_test_start(f.t);
 	(void)fx_interval(sp, 0, 1.0, 1.0, 1000000);
 	f.t->reporter->interval(f.t);
-	iv = cJSON_GetArrayItem(f.t->run.json_intervals, 0);
+	iv = cJSON_GetArrayItem(f.t->run.rep.json_intervals, 0);
 	st = cJSON_GetArrayItem(cJSON_GetObjectItem(iv, "streams"), 0);
 	cJSON_ArrayForEach(it, st)
 	{
@@ -99,7 +100,7 @@ START_TEST(sctp_sending_streams_always_carry_the_retransmit_keys)
 		i++;
 	}
 	ck_assert_uint_eq(i, sizeof(keys) / sizeof(keys[0]));
-	it = cJSON_GetObjectItem(cJSON_GetObjectItem(f.t->run.json_start,
+	it = cJSON_GetObjectItem(cJSON_GetObjectItem(f.t->run.rep.json_start,
 				     "test_start"), "protocol");
 	ck_assert_str_eq(it->valuestring, "SCTP");
 	fx_free(&f);

@@ -14,6 +14,7 @@
 
 #include "check_main.h"
 #include "iperf.h"
+#include "test_config.h"
 #include "iperf_error.h"
 #include "proto.h"
 #include "stream.h"
@@ -144,7 +145,7 @@ START_TEST(file_source_reads_blocks_until_its_end)
 	write_file(300);
 	for (i = 0; i < sizeof(want); i++)
 		want[i] = (char)(i * 7);
-	test->opt.diskfile_name = str_dup(path);
+	test->cfg->opt.diskfile_name = str_dup(path);
 	sp = new_stream(1);
 	ck_assert_int_eq(stream_io_open(sp), 0);
 	ck_assert_int_eq(test->diskfile_size, 300);
@@ -171,7 +172,7 @@ START_TEST(missing_file_is_iefile)
 {
 	struct iperf_stream *sp;
 
-	test->opt.diskfile_name = str_dup(path); /* not created */
+	test->cfg->opt.diskfile_name = str_dup(path); /* not created */
 	sp = new_stream(1);
 	ck_assert_int_eq(stream_io_open(sp), -1);
 	ck_assert_int_eq(test->run.err.code, IEFILE);
@@ -240,7 +241,7 @@ START_TEST(zerocopy_file_sends_from_the_file)
 	for (i = 0; i < sizeof(want); i++)
 		want[i] = (char)(i * 7);
 	test->settings.zerocopy = 1;
-	test->opt.diskfile_name = str_dup(path);
+	test->cfg->opt.diskfile_name = str_dup(path);
 	sp = new_stream(1);
 	ck_assert_int_eq(stream_io_open(sp), 0);
 	ck_assert_int_eq(sp->io.src_fd, sp->io.file_fd);
@@ -267,7 +268,7 @@ START_TEST(file_sink_truncates_then_appends)
 	int fd;
 
 	write_file(200); /* stale content: must go */
-	test->opt.diskfile_name = str_dup(path);
+	test->cfg->opt.diskfile_name = str_dup(path);
 	test->settings.skip_rx_copy = 1;
 	sp = new_stream(0);
 	ck_assert_int_eq(stream_io_open(sp), 0);
@@ -303,7 +304,7 @@ START_TEST(sink_drains_then_stops_when_idle)
 {
 	struct iperf_stream *sp;
 
-	test->opt.diskfile_name = str_dup(path);
+	test->cfg->opt.diskfile_name = str_dup(path);
 	sp = new_stream(0);
 	ck_assert_int_eq(stream_io_open(sp), 0);
 	ck_assert_int_eq((int)write(sv[1], "tail", 4), 4);

@@ -1,0 +1,73 @@
+/*
+ * test_config.c - the options object shared by reference
+ * (test_config.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "test_config.h"
+#include "banned.h"
+
+struct iperf_config *
+config_new(void)
+{
+	struct iperf_config *c = calloc(1, sizeof(*c));
+
+	if (c == NULL)
+		return NULL;
+	c->opt.affinity = -1;
+	atomic_init(&c->refs, 1);
+	return c;
+}
+
+struct iperf_config *
+config_ref(struct iperf_config *c)
+{
+	atomic_fetch_add(&c->refs, 1);
+	return c;
+}
+
+void
+config_free_strings(struct iperf_local *o)
+{
+	int i;
+
+	for (i = 0; i < o->xbind_count; i++)
+		free(o->xbind[i]);
+	free(o->xbind);
+	o->xbind = NULL;
+	o->xbind_count = 0;
+	free(o->server_hostname);
+	free(o->bind_address);
+	free(o->bind_dev);
+	free(o->pidfile);
+	free(o->logfile);
+	free(o->timestamp_format);
+	free(o->diskfile_name);
+	free(o->tmp_template);
+	free(o->plot_file);
+	free(o->metrics_file);
+	free(o->auth_username);
+	free(o->auth_public_key_path);
+	free(o->auth_private_key_path);
+	free(o->auth_users_path);
+	o->server_hostname = o->bind_address = o->bind_dev = NULL;
+	o->pidfile = o->logfile = o->timestamp_format = NULL;
+	o->diskfile_name = o->tmp_template = NULL;
+	o->plot_file = o->metrics_file = NULL;
+	o->auth_username = o->auth_public_key_path = NULL;
+	o->auth_private_key_path = o->auth_users_path = NULL;
+}
+
+void
+config_unref(struct iperf_config *c)
+{
+	if (c == NULL || atomic_fetch_sub(&c->refs, 1) != 1)
+		return;
+	if (c->auth.release != NULL)
+		c->auth.release(&c->auth);
+	config_free_strings(&c->opt);
+	free(c);
+}
