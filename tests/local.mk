@@ -9,9 +9,9 @@
 
 if HAVE_CHECK
 # A suite is tests/unit/<name>.c (its default source) plus the shared
-# main() of libcheckmain.la.  Adding one: its name here, and its
-# _CFLAGS line below (automake has no per-folder flags, and AM_CFLAGS is
-# also src/'s); a _SOURCES line only when it has more than one source.
+# main() of libcheckmain.la, built with the defaults (AM_CFLAGS,
+# LDADD below).  Adding one: its name here; a _SOURCES line only when it
+# has more than one source.
 CHECK_SUITES = \
 	%reldir%/unit/check_units \
 	%reldir%/unit/check_timer \
@@ -31,7 +31,10 @@ CHECK_SUITES = \
 	%reldir%/unit/check_report \
 	%reldir%/unit/check_auth \
 	%reldir%/unit/check_api \
-	%reldir%/unit/check_bounds
+	%reldir%/unit/check_bounds \
+	%reldir%/unit/check_session \
+	%reldir%/unit/check_accept \
+	%reldir%/unit/check_dispatch
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
@@ -42,13 +45,10 @@ endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
-SUITE_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) $(CJSON_CFLAGS) -Wno-missing-prototypes
-
 # check_main.c (main(), which runs the suite's make_suite()), built once.
 check_LTLIBRARIES += %reldir%/unit/libcheckmain.la
 %canon_reldir%_unit_libcheckmain_la_SOURCES = %reldir%/unit/check_main.c \
 	%reldir%/unit/check_main.h
-%canon_reldir%_unit_libcheckmain_la_CFLAGS = $(SUITE_CFLAGS)
 
 # What a program links when it names no _LDADD of its own: every other
 # program (src/, examples/, fuzz/, api_threads) names one, so this is the
@@ -59,32 +59,16 @@ check_LTLIBRARIES += %reldir%/unit/libcheckmain.la
 LDADD = %reldir%/unit/libcheckmain.la src/libiperf_core.la $(CHECK_LIBS) \
 	$(STATIC_BIN_LDFLAGS)
 
-%canon_reldir%_unit_check_units_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_timer_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_evloop_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_latstat_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_csv_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_delayvar_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_udp_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_ctrl_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_params_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_pacer_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_ratewin_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_options_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_stream_io_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_placement_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_api_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_bounds_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_plot_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_rr_CFLAGS = $(SUITE_CFLAGS)
-%canon_reldir%_unit_check_sctp_CFLAGS = $(SUITE_CFLAGS)
+# the server's and client's side of the wire, played by the suites
+PEER_SOURCES = %reldir%/unit/check_peer.c %reldir%/unit/check_peer.h
+%canon_reldir%_unit_check_session_SOURCES = %reldir%/unit/check_session.c $(PEER_SOURCES)
+%canon_reldir%_unit_check_accept_SOURCES = %reldir%/unit/check_accept.c $(PEER_SOURCES)
+%canon_reldir%_unit_check_dispatch_SOURCES = %reldir%/unit/check_dispatch.c $(PEER_SOURCES)
 %canon_reldir%_unit_check_sctp_SOURCES = %reldir%/unit/check_sctp.c \
 	%reldir%/unit/check_report_fx.c %reldir%/unit/check_report.h
-%canon_reldir%_unit_check_auth_CFLAGS = $(SUITE_CFLAGS) $(OPENSSL_CFLAGS)
 %canon_reldir%_unit_check_auth_LDADD = $(LDADD) $(OPENSSL_LIBS)
 %canon_reldir%_unit_check_auth_SOURCES = %reldir%/unit/check_auth.c \
 	%reldir%/unit/check_auth_rsa.c %reldir%/unit/check_auth.h
-%canon_reldir%_unit_check_report_CFLAGS = $(SUITE_CFLAGS)
 %canon_reldir%_unit_check_report_SOURCES = %reldir%/unit/check_report.c \
 	%reldir%/unit/check_report.h %reldir%/unit/check_report_fx.c \
 	%reldir%/unit/check_report_scn.c \
