@@ -32,14 +32,6 @@ iperf_time_wall_us(void)
 	return ts_to_us(&ts);
 }
 
-double
-iperf_time_diff_s(uint64_t later_us, uint64_t earlier_us)
-{
-	if (later_us < earlier_us)
-		return -(double)(earlier_us - later_us) / 1e6;
-	return (double)(later_us - earlier_us) / 1e6;
-}
-
 void
 iperf_time_rfc1123(time_t t, char *buf, size_t len)
 {

@@ -13,9 +13,6 @@ uint64_t iperf_time_now_us(void);
 /* Wall clock (CLOCK_REALTIME), microseconds since the Unix epoch. */
 uint64_t iperf_time_wall_us(void);
 
-/* Seconds (double) between two monotonic microsecond readings. */
-double iperf_time_diff_s(uint64_t later_us, uint64_t earlier_us);
-
 /* RFC 1123 style UTC time, "Sun, 22 Nov 2026 01:56:10 GMT". */
 void iperf_time_rfc1123(time_t t, char *buf, size_t len);
 

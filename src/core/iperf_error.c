@@ -175,14 +175,6 @@ find_text(int code)
 	return NULL;
 }
 
-const char *
-iperf_error_text(int code)
-{
-	const struct error_text *et = find_text(code);
-
-	return et != NULL ? et->text : NULL;
-}
-
 void
 iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 {

@@ -36,7 +36,5 @@ void error_publish(int code);
 /* Format an error state as iperf3 prints it after "error - ". */
 void iperf_error_format(const struct iperf_err_state *e, char *buf,
     size_t len);
-/* The bare text of a code (no errno suffix), or NULL if it has none. */
-const char *iperf_error_text(int code);
 
 #endif /* IPERF_ERROR_H */

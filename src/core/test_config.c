@@ -29,7 +29,7 @@ config_ref(struct iperf_config *c)
 	return c;
 }
 
-void
+static void
 config_free_strings(struct iperf_local *o)
 {
 	int i;

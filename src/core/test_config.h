@@ -45,7 +45,5 @@ struct iperf_config *config_new(void);
 struct iperf_config *config_ref(struct iperf_config *c);
 /* Drop a reference; the last one frees c and everything it holds. */
 void config_unref(struct iperf_config *c);
-/* Free the option strings and lists of o (left NULL and empty). */
-void config_free_strings(struct iperf_local *o);
 
 #endif /* IPERF_TEST_CONFIG_H */

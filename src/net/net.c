@@ -473,17 +473,6 @@ net_peek_byte(int fd)
 }
 
 int
-net_getsockdomain(int fd)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-
-	if (getsockname(fd, (struct sockaddr *)&ss, &len) == -1)
-		return -1;
-	return ss.ss_family;
-}
-
-int
 net_write_all(int fd, const void *buf, size_t len, uint64_t timeout_us)
 {
 	const unsigned char *p = buf;

@@ -97,7 +97,6 @@ int net_get_mss(int fd);
 /* The kernel's send and receive buffer sizes of fd (left as they are if
  * they cannot be read). */
 void net_get_bufsizes(int fd, int *snd, int *rcv);
-int net_getsockdomain(int fd);
 /* The next byte waiting on a stream socket, left there (0-255);
  * NET_PEEK_NONE if nothing is waiting, NET_PEEK_END at end of stream or
  * on an error. */

@@ -21,7 +21,7 @@ const unsigned char udp_hello_reply_offload[UDP_HELLO_OFFLOAD_LEN] = {
 static const unsigned char udp_reply_legacy[UDP_HELLO_LEN] = { 0xb1, 0x68,
 	0xde, 0x3a };
 
-size_t
+static size_t
 udp_header_len(int counters64)
 {
 	return counters64 ? UDP_HDR_LEN_64 : UDP_HDR_LEN_32;

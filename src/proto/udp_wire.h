@@ -31,7 +31,6 @@ struct udp_header {
 	uint64_t seq;
 };
 
-size_t udp_header_len(int counters64);
 /* Write the header at the start of buf; -1 if buf is too short. */
 int udp_header_encode(unsigned char *buf, size_t len,
     const struct udp_header *h, int counters64);

@@ -69,7 +69,7 @@ capture_server_output(struct iperf_test *test, const char *text, size_t len)
  * The captured copy (--get-server-output) has no tag: the client sees
  * what a stock server would send it.
  */
-void
+static void
 report_write_tagged(struct iperf_test *test, const char *text, size_t len,
     size_t tslen)
 {
@@ -102,7 +102,7 @@ report_write_plain(struct iperf_test *test, const char *text, size_t len)
 	pthread_mutex_unlock(test->out_lock);
 }
 
-int
+static int
 iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
 {
 	char line[REPORT_LINE_MAX];

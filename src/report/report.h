@@ -61,8 +61,6 @@ void report_run_release(struct iperf_test *test);
  */
 int iperf_printf(struct iperf_test *test, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-int iperf_vprintf(struct iperf_test *test, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
 /* Debug/verbose lines that upstream prints straight to stdout (no prefix,
  * not captured, not sent to --logfile). */
 void report_raw(struct iperf_test *test, const char *fmt, ...)
@@ -79,10 +77,6 @@ void report_stderr(struct iperf_test *test, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* The --timestamps prefix for now ("" when off). */
 void report_timestamp(const struct iperf_test *test, char *buf, size_t len);
-/* Write text (its first tslen bytes a timestamp) to the output, each line
- * with the test's [T<n>] tag when it has one (--max-tests servers). */
-void report_write_tagged(struct iperf_test *test, const char *text,
-    size_t len, size_t tslen);
 /* Write text to the output as it is (no timestamp, title or tag; kept
  * for --get-server-output on a server): the CSV rows. */
 void report_write_plain(struct iperf_test *test, const char *text,

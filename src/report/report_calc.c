@@ -70,7 +70,7 @@ report_stream_has_retr(const struct iperf_test *test,
 	    (test->sender_has_retransmits == 1 || is_sctp(test));
 }
 
-int
+static int
 report_mode_sender(const struct iperf_test *test)
 {
 	int reverse = test->settings.reverse != 0;
@@ -78,7 +78,7 @@ report_mode_sender(const struct iperf_test *test)
 	return test->opt->role == 'c' ? !reverse : reverse;
 }
 
-int
+static int
 report_peer_known(const struct iperf_test *test, const struct iperf_stream *sp)
 {
 	return test->opt->role == 'c' && sp->peer.present;

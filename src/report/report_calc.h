@@ -59,11 +59,6 @@ int report_group_has_retr(const struct iperf_test *test, int g);
 /* This stream's interval rows carry Retr/Cwnd (TCP info, or SCTP). */
 int report_stream_has_retr(const struct iperf_test *test,
     const struct iperf_stream *sp);
-/* The test's direction: client without -R (also --bidir), server -R. */
-int report_mode_sender(const struct iperf_test *test);
-/* The peer's per-stream results are usable (client that got them). */
-int report_peer_known(const struct iperf_test *test,
-    const struct iperf_stream *sp);
 
 /* 1 or 2 groups; whether group g sends; whether sp belongs to group g. */
 int report_group_count(const struct iperf_test *test);

@@ -112,7 +112,16 @@ expand(const char *pattern, const char *id, const char *peer, char *buf,
 	return rc;
 }
 
-int
+/*
+ * The file a sink writes for this test.  On a client, the option's path.
+ * On a server the path is a pattern: "{test}" becomes the test's number
+ * (as in "test #N", [T<N>]) and "{peer}" the client's address; a path
+ * with neither gets "-{test}" before its extension ("m.prom":
+ * "m-3.prom"), so that tests never write one file.  The file is written
+ * whole to a temporary name beside it (report_out_tmp_path) and renamed
+ * over it.  -1 (ENAMETOOLONG) if it does not fit in len.
+ */
+static int
 report_out_path(const struct iperf_test *test, const char *pattern,
     char *buf, size_t len)
 {

@@ -46,17 +46,6 @@ extern const struct report_ops report_tee;
 
 /* Whether any side output is asked for (report_select). */
 int report_out_wanted(const struct iperf_test *test);
-/*
- * The file a sink writes for this test.  On a client, the option's path.
- * On a server the path is a pattern: "{test}" becomes the test's number
- * (as in "test #N", [T<N>]) and "{peer}" the client's address; a path
- * with neither gets "-{test}" before its extension ("m.prom":
- * "m-3.prom"), so that tests never write one file.  The file is written
- * whole to a temporary name beside it (report_out_tmp_path) and renamed
- * over it.  -1 (ENAMETOOLONG) if it does not fit in len.
- */
-int report_out_path(const struct iperf_test *test, const char *pattern,
-    char *buf, size_t len);
 /* Before any data: each wanted file's temporary name (a server's with
  * test 0 and peer "probe") is created and removed again.  0, or -1 with
  * IEOUTFILE naming the option, the path and the reason. */

@@ -171,6 +171,9 @@ session_expect_state(struct iperf_test *test)
 	ctrl_expect(test->run.ses.ctrl, CTRL_EXPECT_STATE, CTRL_PARAMS_MAX_BYTES);
 }
 
+/* Drive the state table with a received state byte (below). */
+static int session_step(struct iperf_test *test, signed char state);
+
 static int
 dispatch(struct iperf_test *test, struct ctrl_msg *m)
 {
@@ -289,7 +292,7 @@ session_detach_ctrl(struct iperf_test *test)
 		evloop_del_fd(test->loop, test->run.ses.ctrl_sck);
 }
 
-int
+static int
 session_step(struct iperf_test *test, signed char state)
 {
 	const struct session_ops *ops = test->run.ses.sops;

@@ -71,8 +71,6 @@ void session_run(struct iperf_test *test);
 typedef int session_until_fn(const struct iperf_test *test, const void *arg);
 void session_run_until(struct iperf_test *test, session_until_fn *until,
     const void *arg);
-/* Drive the state table with a received state byte. */
-int session_step(struct iperf_test *test, signed char state);
 
 /* Set the local state and send it as a byte on the control socket. */
 int session_send_state(struct iperf_test *test, signed char state);

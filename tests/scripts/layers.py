@@ -28,6 +28,11 @@ whose library is built (its objects are read with nm).  Checks:
             state (run.err) in core/iperf_error.c; listeners in server/
             (a transport hands its listener over and never assigns the
             server's `listener` or `prot_listener`).
+  static    a function of the library that no other object calls (the
+            library's, the program's, the unit suites', the fuzz
+            targets', the examples') is static, unless the installed
+            iperf_api.h declares it: file-local functions are static,
+            dead ones are gone.
   lines     no file over 800 lines.
   function  no function over 60 lines, from its opening brace to its
             closing one (the KNF braces at column 0).
@@ -185,6 +190,7 @@ def scan_symbols(build, where, rank, findings):
                 undefined.setdefault(base, set()).add(p[1])
             elif len(p) == 3 and p[1] in "TDBRGSV":
                 defined.setdefault(p[2], base)
+    static_findings(build, where, objs, defined, undefined, findings)
     calls = {b: set() for _, b in objs}
     for base, syms in sorted(undefined.items()):
         folder = where[base]
@@ -199,6 +205,31 @@ def scan_symbols(build, where, rank, findings):
         names = ", ".join(f"src/{where[b]}/{b}" for b in sorted(group))
         findings.append(("loop", f"{names} call each other", ""))
     return [b for _, b in objs]
+
+
+def static_findings(build, where, objs, defined, undefined, findings):
+    """Functions (nm "T") that only their own object uses."""
+    used = set()
+    for syms in undefined.values():
+        used |= syms
+    mine = {path for path, _ in objs}
+    for sub in ("src", "tests", "fuzz", "examples"):
+        for root, dirs, files in os.walk(os.path.join(build, sub)):
+            for o in files:
+                path = os.path.join(root, o)
+                if not o.endswith(".o") or path in mine:
+                    continue
+                nm = subprocess.run(["nm", "-u", path], capture_output=True, text=True)
+                used |= {l.split()[-1] for l in nm.stdout.splitlines() if l.strip()}
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    api = open(os.path.join(os.path.dirname(top), "src", "include", "iperf_api.h")).read()
+    for path, base in objs:
+        nm = subprocess.run(["nm", path], capture_output=True, text=True)
+        for line in nm.stdout.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] == "T" and p[2] not in used and p[2] != "main" \
+                    and not re.search(r"\b" + re.escape(p[2]) + r"\s*\(", api):
+                findings.append(("static", f"src/{where[base]}/{base}: {p[2]}() is called from no other object (static, or remove it)", ""))
 
 
 def loops(graph):
@@ -276,7 +307,7 @@ def main():
             continue
         failed.setdefault(kind, []).append(f"{key} (listed in tests/data/layers.todo, no longer found: remove it)")
     passed = 0
-    for kind in ("include", "symbol", "loop", "extern", "config", "cite", "owner", "lines", "function"):
+    for kind in ("include", "symbol", "loop", "extern", "config", "cite", "owner", "static", "lines", "function"):
         known = sum(1 for k, _, _ in findings if k == kind)
         if kind in failed:
             for msg in failed[kind]:
