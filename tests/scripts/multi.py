@@ -153,8 +153,16 @@ def check_pair(label, cdoc, sdoc, probs):
             se["sum_sent"]["bytes"]
         rcvd = se["sum_received"]["bytes"] if not cs.get("reverse") else \
             ce["sum_received"]["bytes"]
-        if not cs.get("bidir") and sent < rcvd:
-            probs.append(f"{label}: received {rcvd} > sent {sent}")
+        # A stock sender's total is taken before its stream threads'
+        # last writes land (3.21 against a 3.21 server: received > sent
+        # by up to a block per stream in most runs of -P 4): one block per
+        # stream of slack for it; ours counts every byte it wrote.
+        sender_doc = cdoc if not cs.get("reverse") else sdoc
+        slack = 0 if "implementation" in sender_doc["start"] else \
+            cs["num_streams"] * cs.get("blksize", 131072)
+        if not cs.get("bidir") and sent + slack < rcvd:
+            probs.append(f"{label}: received {rcvd} > sent {sent}"
+                         f" (+{slack} for a stock sender)")
         if not cs.get("bidir") and rcvd < sent * 0.98 - (1 << 20):
             probs.append(f"{label}: received {rcvd} of {sent}")
     else:
