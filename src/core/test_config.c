@@ -29,6 +29,7 @@ config_ref(struct iperf_config *c)
 	return c;
 }
 
+/* The option strings and lists of o (the object goes right after). */
 static void
 config_free_strings(struct iperf_local *o)
 {
@@ -37,8 +38,6 @@ config_free_strings(struct iperf_local *o)
 	for (i = 0; i < o->xbind_count; i++)
 		free(o->xbind[i]);
 	free(o->xbind);
-	o->xbind = NULL;
-	o->xbind_count = 0;
 	free(o->server_hostname);
 	free(o->bind_address);
 	free(o->bind_dev);
@@ -53,12 +52,6 @@ config_free_strings(struct iperf_local *o)
 	free(o->auth_public_key_path);
 	free(o->auth_private_key_path);
 	free(o->auth_users_path);
-	o->server_hostname = o->bind_address = o->bind_dev = NULL;
-	o->pidfile = o->logfile = o->timestamp_format = NULL;
-	o->diskfile_name = o->tmp_template = NULL;
-	o->plot_file = o->metrics_file = NULL;
-	o->auth_username = o->auth_public_key_path = NULL;
-	o->auth_private_key_path = o->auth_users_path = NULL;
 }
 
 void
