@@ -28,6 +28,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/net/net.c %reldir%/net/net.h \
 	%reldir%/net/flowlabel.c %reldir%/net/flowlabel.h \
 	%reldir%/net/tcp_info.c %reldir%/net/tcp_info.h \
+	%reldir%/net/listen_fds.c %reldir%/net/listen_fds.h \
 	%reldir%/measure/latstat.c %reldir%/measure/latstat.h \
 	%reldir%/session/probe.c %reldir%/session/probe.h \
 	%reldir%/stream/rr_wire.c %reldir%/stream/rr.h \
