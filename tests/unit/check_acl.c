@@ -1,5 +1,5 @@
-/* check_acl.c - admission control by source: prefixes (cidr) and the
- * token bucket of --accept-rate. */
+/* check_acl.c - admission control by source: prefixes (cidr), the token
+ * bucket of --accept-rate, the allow/deny lists and the per-source table. */
 #include "config.h"
 
 #include <sys/types.h>
@@ -7,10 +7,16 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "check_main.h"
+#include "acl.h"
 #include "cidr.h"
+#include "sources.h"
 #include "tbucket.h"
 
 #define S 1000000ULL /* one second in us */
@@ -328,11 +334,324 @@ START_TEST(tbucket_slow_rates_and_clock_going_back)
 }
 END_TEST
 
+/* ---- acl ----------------------------------------------------------------- */
+
+static int
+permits(const struct acl *a, const char *host)
+{
+	struct sockaddr_storage ss = sa(host, 1234);
+
+	return acl_permits(a, &ss);
+}
+
+static int
+load(struct acl *a, const char *text, char *err, size_t errlen)
+{
+	return acl_load_text(a, text, strlen(text), err, errlen);
+}
+
+START_TEST(acl_empty_permits_everyone)
+{
+	struct acl *a = acl_new();
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(acl_empty(a), 1);
+	ck_assert_int_eq(permits(a, "203.0.113.1"), 1);
+	ck_assert_int_eq(permits(a, "2001:db8::1"), 1);
+	ck_assert_int_eq(acl_add(a, 0, "10.0.0.0/33"), -1);
+	ck_assert_int_eq(acl_add(a, 1, "nonsense"), -1);
+	ck_assert_int_eq(acl_empty(a), 1);
+	acl_free(a);
+	acl_free(NULL);
+}
+END_TEST
+
+START_TEST(acl_deny_wins)
+{
+	struct acl *a = acl_new();
+	char err[128];
+
+	ck_assert_int_eq(acl_add(a, 1, "192.0.2.66"), 0);
+	ck_assert_int_eq(acl_empty(a), 0);
+	/* Deny only: everyone else is permitted. */
+	ck_assert_int_eq(permits(a, "192.0.2.66"), 0);
+	ck_assert_int_eq(permits(a, "::ffff:192.0.2.66"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.67"), 1);
+	ck_assert_int_eq(permits(a, "2001:db8::1"), 1);
+	/* An allow that covers the denied host does not let it in. */
+	ck_assert_int_eq(acl_add(a, 0, "192.0.2.0/24"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.66"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.1"), 1);
+	/* Allow entries exist: others must match one. */
+	ck_assert_int_eq(permits(a, "198.51.100.1"), 0);
+	ck_assert_int_eq(permits(a, "2001:db8::1"), 0);
+	/* A deny of the file wins over the options' allow too. */
+	ck_assert_int_eq(load(a, "deny 192.0.2.1\n", err, sizeof(err)), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.1"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.2"), 1);
+	acl_free(a);
+}
+END_TEST
+
+START_TEST(acl_allow_only)
+{
+	struct acl *a = acl_new();
+	char err[128];
+
+	ck_assert_int_eq(load(a, "2001:db8::/32\n10.0.0.0/8\n", err,
+	    sizeof(err)), 0);
+	ck_assert_int_eq(permits(a, "10.20.30.40"), 1);
+	ck_assert_int_eq(permits(a, "::ffff:10.20.30.40"), 1);
+	ck_assert_int_eq(permits(a, "2001:db8:ffff::1"), 1);
+	ck_assert_int_eq(permits(a, "11.0.0.1"), 0);
+	ck_assert_int_eq(permits(a, "2001:db9::1"), 0);
+	/* The options' allow adds to the file's. */
+	ck_assert_int_eq(acl_add(a, 0, "11.0.0.1"), 0);
+	ck_assert_int_eq(permits(a, "11.0.0.1"), 1);
+	acl_free(a);
+}
+END_TEST
+
+START_TEST(acl_file_syntax)
+{
+	static const char text[] =
+	    "# the lab\r\n"
+	    "\r\n"
+	    "   \t \n"
+	    "10.0.0.0/8   # the lab's net\r\n"
+	    "\tdeny 10.66.0.0/16\t\r\n"
+	    "allow\t2001:db8::/48#no space before\n"
+	    "deny ::ffff:10.1.0.0/112 # mapped\n"
+	    "#deny 10.2.0.0/16\n"
+	    "192.0.2.1"; /* no final newline */
+	struct acl *a = acl_new();
+	char err[128] = "";
+
+	ck_assert_int_eq(load(a, text, err, sizeof(err)), 0);
+	ck_assert_str_eq(err, "");
+	ck_assert_int_eq(permits(a, "10.2.0.1"), 1);
+	ck_assert_int_eq(permits(a, "10.66.1.1"), 0);
+	ck_assert_int_eq(permits(a, "10.1.0.9"), 0);
+	ck_assert_int_eq(permits(a, "2001:db8:0:1::5"), 1);
+	ck_assert_int_eq(permits(a, "2001:db8:1::5"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.1"), 1);
+	ck_assert_int_eq(permits(a, "192.0.2.2"), 0);
+	/* An empty file: no entries at all. */
+	ck_assert_int_eq(acl_load_text(a, "", 0, err, sizeof(err)), 0);
+	ck_assert_int_eq(acl_empty(a), 1);
+	ck_assert_int_eq(load(a, "# nothing\n\n", err, sizeof(err)), 0);
+	ck_assert_int_eq(acl_empty(a), 1);
+	acl_free(a);
+}
+END_TEST
+
+/* Each bad file fails with its "line N: ..." and keeps the old file. */
+START_TEST(acl_file_errors_keep_the_old_part)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *err;
+	} bad[] = {
+		{ "10.0.0.0/8\nbogus\n", 0, "line 2: not an address" },
+		{ "\n\n\n10.0.0.0/33", 0, "line 4: not an address" },
+		{ "permit 10.0.0.0/8\n", 0, "line 1: expected" },
+		{ "deny\n", 0, "line 1: not an address" },
+		{ "deny 10.0.0.0/8 10.1.0.0/16\n", 0, "line 1: not an address" },
+		{ "Deny 10.0.0.0/8\n", 0, "line 1: expected" },
+		{ "10.0.0.0/8 deny\n", 0, "line 1: expected" },
+		{ "1.2.3.4/\n", 0, "line 1: not an address" },
+		{ "10.0.0.1\n10.0\0.0.2\n", 19, "line 2: NUL byte" },
+	};
+	struct acl *a = acl_new();
+	char err[128];
+	size_t i;
+
+	ck_assert_int_eq(load(a, "192.0.2.0/24\n", err, sizeof(err)), 0);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
+
+		err[0] = '\0';
+		ck_assert_int_eq(acl_load_text(a, bad[i].text, len, err,
+		    sizeof(err)), -1);
+		ck_assert_msg(strncmp(err, bad[i].err, strlen(bad[i].err)) == 0,
+		    "case %zu: '%s'", i, err);
+		ck_assert_int_eq(permits(a, "192.0.2.9"), 1);
+		ck_assert_int_eq(permits(a, "10.0.0.1"), 0);
+	}
+	/* A zero-length err buffer is fine. */
+	ck_assert_int_eq(load(a, "x\n", err, 0), -1);
+	/* Success replaces the file part whole. */
+	ck_assert_int_eq(load(a, "10.0.0.0/8\n", err, sizeof(err)), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.9"), 0);
+	ck_assert_int_eq(permits(a, "10.0.0.1"), 1);
+	acl_free(a);
+}
+END_TEST
+
+START_TEST(acl_file_limits)
+{
+	struct acl *a = acl_new();
+	char err[128], *text;
+	size_t i, n = 0, cap = 100001 * 20;
+	struct timespec t0, t1;
+	double ms;
+
+	/* A line of 1024 bytes passes, one of 1025 fails. */
+	text = malloc(cap);
+	memset(text, ' ', 1025);
+	memcpy(text, "10.0.0.1", 8);
+	ck_assert_int_eq(acl_load_text(a, text, 1024, err, sizeof(err)), 0);
+	ck_assert_int_eq(acl_load_text(a, text, 1025, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "line 1: longer than 1024 bytes");
+	/* 100000 entries pass (and are matched within a few ms), one more
+	 * fails. */
+	for (i = 0; i < 100000; i++)
+		n += (size_t)snprintf(text + n, cap - n, "deny 10.%zu.%zu.%zu\n",
+		    i >> 16, (i >> 8) & 0xff, i & 0xff);
+	ck_assert_int_eq(acl_load_text(a, text, n, err, sizeof(err)), 0);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_int_eq(permits(a, "10.1.134.159"), 0); /* the last */
+	ck_assert_int_eq(permits(a, "10.2.0.0"), 1);
+	(void)clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	ck_assert_msg(ms < 50, "two verdicts took %.1f ms", ms);
+	n += (size_t)snprintf(text + n, cap - n, "10.3.0.0\n");
+	ck_assert_int_eq(acl_load_text(a, text, n, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "line 100001: more than 100000 entries");
+	ck_assert_int_eq(permits(a, "10.2.0.0"), 1);
+	free(text);
+	acl_free(a);
+}
+END_TEST
+
+START_TEST(acl_load_file_reads_or_says_why)
+{
+	char path[] = "/tmp/check_acl_XXXXXX", err[256];
+	struct acl *a = acl_new();
+	int fd = mkstemp(path);
+	static const char text[] = "deny 192.0.2.5\n192.0.2.0/24\n";
+
+	ck_assert_int_ne(fd, -1);
+	ck_assert_int_eq(write(fd, text, sizeof(text) - 1),
+	    (ssize_t)sizeof(text) - 1);
+	(void)close(fd);
+	ck_assert_int_eq(acl_load_file(a, path, err, sizeof(err)), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.5"), 0);
+	ck_assert_int_eq(permits(a, "192.0.2.6"), 1);
+	ck_assert_int_eq(permits(a, "192.0.3.6"), 0);
+	(void)unlink(path);
+	ck_assert_int_eq(acl_load_file(a, path, err, sizeof(err)), -1);
+	ck_assert_str_eq(strchr(err, ':'), ": No such file or directory");
+	ck_assert_int_eq(acl_load_file(a, "/", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "/: Is a directory");
+	/* The old file part stays. */
+	ck_assert_int_eq(permits(a, "192.0.2.6"), 1);
+	acl_free(a);
+}
+END_TEST
+
+/* ---- sources ------------------------------------------------------------- */
+
+static struct cidr
+key_of(const char *host, unsigned int v4, unsigned int v6)
+{
+	struct sockaddr_storage ss = sa(host, 1);
+	struct cidr k;
+
+	cidr_of_addr(&ss, v4, v6, &k);
+	return k;
+}
+
+START_TEST(sources_get_find_prune)
+{
+	struct source_table *t = sources_new();
+	struct cidr k1 = key_of("192.0.2.1", 24, 64),
+	    k2 = key_of("::ffff:192.0.2.200", 24, 64),
+	    k3 = key_of("2001:db8::1", 24, 64);
+	struct source *s1, *s3;
+
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_null(sources_find(t, &k1));
+	s1 = sources_get(t, &k1, 100);
+	ck_assert_ptr_nonnull(s1);
+	ck_assert_int_eq(s1->pending, 0);
+	ck_assert_int_eq(s1->active, 0);
+	ck_assert_uint_eq(s1->last_us, 100);
+	/* The mapped address of the same /24 is the same source. */
+	ck_assert_ptr_eq(sources_get(t, &k2, 200), s1);
+	ck_assert_uint_eq(s1->last_us, 200);
+	s3 = sources_get(t, &k3, 300);
+	ck_assert_ptr_ne(s3, s1);
+	ck_assert_uint_eq(sources_count(t), 2);
+	ck_assert_ptr_eq(sources_find(t, &k3), s3);
+	ck_assert_uint_eq(s3->last_us, 300);
+	/* Busy entries stay, idle ones go once idle long enough. */
+	s1->active = 1;
+	sources_prune(t, 300 + 999, 1000);
+	ck_assert_uint_eq(sources_count(t), 2);
+	sources_prune(t, 300 + 1000, 1000);
+	ck_assert_uint_eq(sources_count(t), 1);
+	ck_assert_ptr_null(sources_find(t, &k3));
+	s1->active = 0;
+	s1->pending = 2;
+	sources_prune(t, UINT64_MAX, 0);
+	ck_assert_uint_eq(sources_count(t), 1);
+	s1->pending = 0;
+	/* A clock behind last_us prunes nothing. */
+	sources_prune(t, 10, 0);
+	ck_assert_uint_eq(sources_count(t), 1);
+	sources_prune(t, 200, 0);
+	ck_assert_uint_eq(sources_count(t), 0);
+	sources_free(t);
+	sources_free(NULL);
+}
+END_TEST
+
+START_TEST(sources_grow_and_shrink)
+{
+	struct source_table *t = sources_new();
+	struct sockaddr_storage ss = sa("10.0.0.0", 1);
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+	struct cidr k;
+	uint32_t i;
+
+	for (i = 0; i < 50000; i++) {
+		struct source *s;
+
+		s4->sin_addr.s_addr = htonl(0x0a000000u + i);
+		cidr_of_addr(&ss, 32, 128, &k);
+		s = sources_get(t, &k, i);
+		ck_assert_ptr_nonnull(s);
+		s->active = (i % 1000) == 0;
+	}
+	ck_assert_uint_eq(sources_count(t), 50000);
+	/* Every key is found again (and the mapped form of it). */
+	for (i = 0; i < 50000; i += 997) {
+		s4->sin_addr.s_addr = htonl(0x0a000000u + i);
+		cidr_of_addr(&ss, 32, 128, &k);
+		ck_assert_ptr_nonnull(sources_find(t, &k));
+	}
+	k.bits = 31;
+	ck_assert_ptr_null(sources_find(t, &k));
+	sources_prune(t, 100000, 1);
+	ck_assert_uint_eq(sources_count(t), 50);
+	for (i = 0; i < 50000; i += 1000) {
+		s4->sin_addr.s_addr = htonl(0x0a000000u + i);
+		cidr_of_addr(&ss, 32, 128, &k);
+		ck_assert_ptr_nonnull(sources_find(t, &k));
+	}
+	sources_free(t);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
 	Suite *s = suite_create("acl");
-	TCase *c = tcase_create("cidr"), *b = tcase_create("tbucket");
+	TCase *c = tcase_create("cidr"), *b = tcase_create("tbucket"),
+	    *l = tcase_create("acl"), *t = tcase_create("sources");
 
 	tcase_add_test(c, cidr_parse_accepts);
 	tcase_add_test(c, cidr_parse_rejects);
@@ -343,7 +662,18 @@ make_suite(void)
 	tcase_add_test(b, tbucket_parse_rejects);
 	tcase_add_test(b, tbucket_timing);
 	tcase_add_test(b, tbucket_slow_rates_and_clock_going_back);
+	tcase_add_test(l, acl_empty_permits_everyone);
+	tcase_add_test(l, acl_deny_wins);
+	tcase_add_test(l, acl_allow_only);
+	tcase_add_test(l, acl_file_syntax);
+	tcase_add_test(l, acl_file_errors_keep_the_old_part);
+	tcase_add_test(l, acl_file_limits);
+	tcase_add_test(l, acl_load_file_reads_or_says_why);
+	tcase_add_test(t, sources_get_find_prune);
+	tcase_add_test(t, sources_grow_and_shrink);
 	suite_add_tcase(s, c);
 	suite_add_tcase(s, b);
+	suite_add_tcase(s, l);
+	suite_add_tcase(s, t);
 	return s;
 }
