@@ -65,6 +65,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/net/cidr.c %reldir%/net/cidr.h \
 	%reldir%/server/acl.c %reldir%/server/acl.h \
 	%reldir%/server/sources.c %reldir%/server/sources.h \
+	%reldir%/server/audit.c %reldir%/server/audit.h \
 	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
 	%reldir%/options/options_apply.c %reldir%/options/options_apply_misc.c \
 	%reldir%/options/options_table.c %reldir%/options/options_util.c \
