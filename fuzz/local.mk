@@ -3,7 +3,7 @@
 # runs over every corpus file.
 FUZZ_TARGETS = %reldir%/fuzz_units %reldir%/fuzz_params %reldir%/fuzz_results \
 	%reldir%/fuzz_ctrl %reldir%/fuzz_udp %reldir%/fuzz_options \
-	%reldir%/fuzz_auth %reldir%/fuzz_users
+	%reldir%/fuzz_auth %reldir%/fuzz_users %reldir%/fuzz_allow
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =
@@ -50,5 +50,9 @@ FUZZ_LIBS = src/libiperf_core.la
 %canon_reldir%_fuzz_users_CFLAGS = $(FUZZ_CC_FLAGS)
 %canon_reldir%_fuzz_users_LDADD = $(FUZZ_LIBS)
 %canon_reldir%_fuzz_users_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_allow_SOURCES = %reldir%/fuzz_allow.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_allow_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_allow_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_allow_LDFLAGS = $(FUZZ_LINK_FLAGS)
 
 EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh

@@ -62,6 +62,11 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/core/notes.c %reldir%/core/notes.h \
 	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
 	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
+	%reldir%/measure/tbucket.c %reldir%/measure/tbucket.h \
+	%reldir%/net/cidr.c %reldir%/net/cidr.h \
+	%reldir%/server/acl.c %reldir%/server/acl.h \
+	%reldir%/server/sources.c %reldir%/server/sources.h \
+	%reldir%/server/audit.c %reldir%/server/audit.h \
 	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
 	%reldir%/options/options_apply.c %reldir%/options/options_apply_misc.c \
 	%reldir%/options/options_table.c %reldir%/options/options_util.c \

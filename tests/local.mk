@@ -35,7 +35,9 @@ CHECK_SUITES = \
 	%reldir%/unit/check_session \
 	%reldir%/unit/check_accept \
 	%reldir%/unit/check_dispatch \
-	%reldir%/unit/check_listen_fds
+	%reldir%/unit/check_listen_fds \
+	%reldir%/unit/check_acl \
+	%reldir%/unit/check_audit
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
