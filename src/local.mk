@@ -61,6 +61,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/core/notes.c %reldir%/core/notes.h \
 	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
 	%reldir%/server/server_stats.c %reldir%/server/server_stats.h \
+	%reldir%/server/server_metrics_http.c %reldir%/server/server_metrics_http.h \
 	%reldir%/http/http.h %reldir%/http/http_listen.c \
 	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
 	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
