@@ -5,7 +5,7 @@
 # update, then judge by whether the packages install.
 set -u
 PKGS="build-essential autoconf automake libtool pkg-config check libcjson-dev
-libssl-dev libsctp-dev iperf3 python3 git iproute2 nftables procps openssl
+libssl-dev libsctp-dev libmicrohttpd-dev iperf3 python3 git iproute2 nftables procps openssl
 strace iputils-ping python3-prometheus-client"
 PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/scripts/plot.py renders the --plot SVGs
 PKGS="$PKGS python3-jsonschema" # tests/scripts/schema.test, testlib.check_schema

@@ -61,6 +61,9 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/net/addr.c %reldir%/net/addr.h \
 	%reldir%/core/notes.c %reldir%/core/notes.h \
 	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
+	%reldir%/server/server_stats.c %reldir%/server/server_stats.h \
+	%reldir%/server/server_metrics_http.c %reldir%/server/server_metrics_http.h \
+	%reldir%/http/http.h %reldir%/http/http_listen.c \
 	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
 	%reldir%/measure/tbucket.c %reldir%/measure/tbucket.h \
 	%reldir%/net/cidr.c %reldir%/net/cidr.h \
@@ -109,8 +112,20 @@ EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
 	%reldir%/report/report_rr_stub.c \
 	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \
 	%reldir%/report/plot_fmt.c
-%canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS)
-%canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS)
+# src/http/ (a layer folder added after Makefile.am's list).
+AM_CPPFLAGS += -I$(top_srcdir)/src/http
+# The HTTP endpoints (server /metrics): over libmicrohttpd when configure
+# found it, else a stub whose http_start() says so.
+if HAVE_MHD
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http.c
+else
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http_stub.c
+endif
+EXTRA_DIST += %reldir%/http/http.c %reldir%/http/http_stub.c
+%canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS) \
+	$(MHD_CFLAGS)
+%canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS) \
+	$(MHD_LIBS)
 
 lib_LTLIBRARIES += %reldir%/libiperf.la
 # shadow_guard.c: the shared library's warning when a stock iperf3 has

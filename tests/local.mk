@@ -37,7 +37,9 @@ CHECK_SUITES = \
 	%reldir%/unit/check_dispatch \
 	%reldir%/unit/check_listen_fds \
 	%reldir%/unit/check_acl \
-	%reldir%/unit/check_audit
+	%reldir%/unit/check_audit \
+	%reldir%/unit/check_http \
+	%reldir%/unit/check_server_stats
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
@@ -81,6 +83,11 @@ PEER_SOURCES = %reldir%/unit/check_peer.c %reldir%/unit/check_peer.h
 	%reldir%/unit/check_report_want.c
 endif
 
+# A server's registry with a sample counted, rendered or served
+# (tests/scripts/server_stats.py).  Its own main(): not the suites' LDADD.
+check_PROGRAMS += %reldir%/unit/stats_dump
+%canon_reldir%_unit_stats_dump_LDADD = src/libiperf_core.la $(STATIC_BIN_LDFLAGS)
+
 # libiperf through its public API only (threads in one process).
 check_PROGRAMS += %reldir%/unit/api_threads
 TESTS += %reldir%/unit/api_threads
@@ -121,7 +128,7 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/placement.test %reldir%/scripts/json_stream_out.test \
 	%reldir%/scripts/schema.test %reldir%/scripts/sockfail.test \
 	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
-	%reldir%/scripts/units.test
+	%reldir%/scripts/units.test %reldir%/scripts/server_stats.test
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test is not in TESTS: contrib/run-tests.sh runs it beside the
 # robustness jobs.  cross.sh is CI's (contrib/run-tests.sh).
@@ -142,7 +149,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/capture_shapes.py %reldir%/scripts/wire.py \
 	%reldir%/scripts/server_ops.py %reldir%/scripts/data_opts.py \
 	%reldir%/scripts/sctp.py %reldir%/scripts/sctp_vm.py \
-	%reldir%/scripts/plot.py %reldir%/scripts/units.py
+	%reldir%/scripts/plot.py %reldir%/scripts/units.py \
+	%reldir%/scripts/server_stats.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \
