@@ -57,6 +57,10 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/server/server.c %reldir%/server/server.h \
 	%reldir%/server/server_accept.c %reldir%/server/server_accept.h \
 	%reldir%/server/server_multi.c %reldir%/server/server_multi.h \
+	%reldir%/server/server_multi_int.h %reldir%/server/server_dispatch.c \
+	%reldir%/server/server_admit.c %reldir%/server/server_admit.h \
+	%reldir%/server/server_ports.c %reldir%/server/server_ports.h \
+	%reldir%/server/server_record.c %reldir%/server/server_record.h \
 	%reldir%/server/server_child.h \
 	%reldir%/net/addr.c %reldir%/net/addr.h \
 	%reldir%/core/notes.c %reldir%/core/notes.h \
@@ -73,7 +77,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
 	%reldir%/options/options_apply.c %reldir%/options/options_apply_misc.c \
 	%reldir%/options/options_table.c %reldir%/options/options_util.c \
-	%reldir%/options/options_apply_out.c \
+	%reldir%/options/options_apply_out.c %reldir%/options/options_apply_server.c \
 	%reldir%/options/options_check.c %reldir%/options/options_help.c \
 	%reldir%/report/report.c %reldir%/report/report.h \
 	%reldir%/report/report_fmt.c %reldir%/report/report_select.c \
@@ -112,8 +116,6 @@ EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
 	%reldir%/report/report_rr_stub.c \
 	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \
 	%reldir%/report/plot_fmt.c
-# src/http/ (a layer folder added after Makefile.am's list).
-AM_CPPFLAGS += -I$(top_srcdir)/src/http
 # The HTTP endpoints (server /metrics): over libmicrohttpd when configure
 # found it, else a stub whose http_start() says so.
 if HAVE_MHD

@@ -176,8 +176,8 @@ iperf_run_server(struct iperf_test *test)
 	int rc;
 
 	test->cfg->opt.role = 's'; /* whatever the caller had set */
-	rc = test->cfg->opt.max_tests > 1 ? server_multi_run(test) :
-					  server_run(test);
+	rc = server_multi_wanted(test) ? server_multi_run(test) :
+					 server_run(test);
 
 	if (rc < 0)
 		(void)test_api_fail(test);

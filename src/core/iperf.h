@@ -211,6 +211,18 @@ struct iperf_local {
 	int auth_skew_threshold_s;   /* --time-skew-threshold (10 with auth) */
 	int use_pkcs1_padding;       /* --use-pkcs1-padding; client: env
 					IPERF3_USE_PKCS1_PADDING */
+
+	/* ---- a server for operators (server/: admission, ports, audit) */
+	int server_port_last;   /* -p A-B on a server: B (0: one port) */
+	char **allow, **deny;   /* --allow / --deny CIDRs, in order */
+	int allow_count, deny_count;
+	char *allow_file;       /* --allow-file, re-read on SIGHUP */
+	int max_tests_per_prefix; /* per /24 (IPv4) or /64 (IPv6), 0 = any */
+	double accept_rate;     /* --accept-rate: connections per second per
+				 * source, 0 = no limit */
+	double accept_burst;    /* its bucket */
+	char *audit_log;        /* --audit-log FILE, "-" = stdout */
+	char *metrics_listen;   /* --metrics-listen [ADDR:]PORT */
 };
 
 /* --latency (session/probe.h): the round trips of the idle and the loaded
@@ -460,6 +472,9 @@ struct iperf_test {
 	/* what the dispatcher does for this test (server/server_child.h) */
 	const struct server_child_ops *child_ops;
 	int tag;
+	/* the port this server test was reached on (a -p range serves
+	 * several); 0: opt->server_port (core/test.h test_server_port) */
+	int listen_port;
 
 	/*
 	 * Reporter additions (report_*.c).  The core may fill these; the

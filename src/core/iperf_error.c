@@ -160,6 +160,7 @@ static const struct error_text error_texts[] = {
 	{ IEMAXTESTSPERIP, SFX_NONE, "the number of tests from one client address (--max-tests-per-ip) must be between 1 and 64" },
 	{ IEPERIPNOMAX, SFX_NONE, "--max-tests-per-ip needs --max-tests (more than one test at once)" },
 	{ IEOPTVALUE, SFX_NONE, "invalid value of an option" },
+	{ IESERVEROPT, SFX_NONE, "a server option cannot be used" },
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 
@@ -193,7 +194,8 @@ iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 		(void)snprintf(buf, len, "invalid value for %s", e->arg);
 		return;
 	}
-	if (e->code == IERRCONFLICT && e->arg[0] != '\0') {
+	if ((e->code == IERRCONFLICT || e->code == IESERVEROPT) &&
+	    e->arg[0] != '\0') {
 		(void)snprintf(buf, len, "%s", e->arg);
 		return;
 	}

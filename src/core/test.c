@@ -55,6 +55,13 @@ test_total_streams(const struct iperf_test *test)
 }
 
 int
+test_server_port(const struct iperf_test *test)
+{
+	return test->listen_port > 0 ? test->listen_port :
+				       test->opt->server_port;
+}
+
+int
 test_stream_is_sender(const struct iperf_test *test, int index)
 {
 	int client = test->opt->role == 'c';

@@ -17,6 +17,9 @@ void test_update_mode(struct iperf_test *test);
 int test_stream_is_sender(const struct iperf_test *test, int index);
 /* Number of data streams the test uses (P, or 2P with --bidir). */
 int test_total_streams(const struct iperf_test *test);
+/* The server port of this test: the one a server test was reached on
+ * (a -p range serves several), else -p. */
+int test_server_port(const struct iperf_test *test);
 
 /* Worker -> loop notification (async-signal-safe as well). */
 void test_wake(struct iperf_test *test);

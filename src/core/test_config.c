@@ -38,6 +38,15 @@ config_free_strings(struct iperf_local *o)
 	for (i = 0; i < o->xbind_count; i++)
 		free(o->xbind[i]);
 	free(o->xbind);
+	for (i = 0; i < o->allow_count; i++)
+		free(o->allow[i]);
+	free(o->allow);
+	for (i = 0; i < o->deny_count; i++)
+		free(o->deny[i]);
+	free(o->deny);
+	free(o->allow_file);
+	free(o->audit_log);
+	free(o->metrics_listen);
 	free(o->server_hostname);
 	free(o->bind_address);
 	free(o->bind_dev);

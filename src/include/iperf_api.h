@@ -570,7 +570,11 @@ enum {
 	/* extension: --max-tests-per-ip without --max-tests */
 	IEPERIPNOMAX = 408,
 	/* extension: a value of an option of ours that is not a number */
-	IEOPTVALUE = 409
+	IEOPTVALUE = 409,
+	/* extension: an operator's server option that cannot be used (a
+	 * malformed CIDR, an unreadable --allow-file, a port range on a
+	 * client, --metrics-listen without HTTP support...) */
+	IESERVEROPT = 410
 };
 
 #ifdef __cplusplus

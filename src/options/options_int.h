@@ -202,6 +202,13 @@ enum opt_id {
 	OPT_ID_SKIP_RX_COPY,
 	OPT_ID_MPTCP,
 	OPT_ID_SERVER_MAX_DURATION,
+	OPT_ID_ALLOW,
+	OPT_ID_DENY,
+	OPT_ID_ALLOW_FILE,
+	OPT_ID_MAX_TESTS_PER_PREFIX,
+	OPT_ID_ACCEPT_RATE,
+	OPT_ID_AUDIT_LOG,
+	OPT_ID_METRICS_LISTEN,
 	OPT_ID_DEBUG,
 	OPT_ID_HELP,
 	OPT_ID_COUNT
@@ -293,5 +300,12 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_no_fq_socket_pacing,
     opt_apply_skip_rx_copy, opt_apply_mptcp, opt_apply_server_max_duration,
     opt_apply_debug, opt_apply_help;
+/* options_apply_server.c: a server for operators */
+opt_apply_fn opt_apply_allow, opt_apply_deny, opt_apply_allow_file,
+    opt_apply_max_tests_per_prefix, opt_apply_accept_rate,
+    opt_apply_audit_log, opt_apply_metrics_listen;
+/* -p A-B on a server: 0 stored, -1 bad range (error recorded), 1 when
+ * arg is no range (a single port, -p's own parsing). */
+int options_port_range(struct iperf_test *test, const char *arg);
 
 #endif /* IPERF_OPTIONS_INT_H */

@@ -22,6 +22,7 @@
 #include "proto.h"
 #include "stream.h"
 #include "tcp_info.h"
+#include "test.h"
 #include "banned.h"
 
 #define SCTP_DATA_CONNECT_TIMEOUT_MS 30000
@@ -111,7 +112,7 @@ psctp_listen_setopts(int fd, int family, void *arg)
 
 	if (psctp_own_opts(test, fd, &call->fail) == -1)
 		return -1;
-	return psctp_xbind(test, fd, family, test->opt->server_port,
+	return psctp_xbind(test, fd, family, test_server_port(test),
 	    &call->fail);
 }
 
@@ -129,7 +130,7 @@ psctp_listen(struct iperf_test *test)
 {
 	struct sockopt_call call = { test, { 0, 0, 0 } };
 	struct net_listen_args a = { SOCK_STREAM, IPPROTO_SCTP,
-		test->opt->domain, test->opt->bind_address, test->opt->server_port,
+		test->opt->domain, test->opt->bind_address, test_server_port(test),
 		test->opt->bind_dev, psctp_listen_setopts, &call,
 		test->opt->xbind_count > 0 };
 	int gai = 0, fd;

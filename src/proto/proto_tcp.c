@@ -19,6 +19,7 @@
 #include "proto.h"
 #include "stream.h"
 #include "stream_io.h"
+#include "test.h"
 #include "banned.h"
 
 #ifndef MSG_TRUNC
@@ -142,7 +143,7 @@ tcp_listen(struct iperf_test *test)
 	struct sockopt_call call = { test, { 0, 0, 0 } };
 	struct net_listen_args a = { SOCK_STREAM,
 		net_tcp_protocol(data_mptcp(test)), test->opt->domain,
-		test->opt->bind_address, test->opt->server_port,
+		test->opt->bind_address, test_server_port(test),
 		test->opt->bind_dev, tcp_listen_setopts, &call, 0 };
 	int gai = 0, fd;
 

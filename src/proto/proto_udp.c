@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "addr.h"
 #include "delayvar.h"
 #include "ext.h"
 #include "iperf.h"
@@ -23,6 +24,7 @@
 #include "notes.h"
 #include "stream.h"
 #include "stream_io.h"
+#include "test.h"
 #include "udp_acct.h"
 #include "udp_wire.h"
 #include "banned.h"
@@ -262,7 +264,7 @@ udp_bind_listener(struct iperf_test *test)
 {
 	int gai = 0;
 	int fd = net_listen(SOCK_DGRAM, test->opt->domain, test->opt->bind_address,
-	    test->opt->server_port, test->opt->bind_dev, NULL, NULL, &gai);
+	    test_server_port(test), test->opt->bind_dev, NULL, NULL, &gai);
 
 	if (fd == -1)
 		return iperf_fail_net(test, IESTREAMLISTEN, gai);
@@ -312,8 +314,12 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready,
 	n = recvfrom(listen_fd, buf, sizeof(buf), MSG_DONTWAIT,
 	    (struct sockaddr *)&ss, &len);
 	/* Only a 4-byte datagram from a new peer opens a stream; anything
-	 * else (late data of an old test, strangers' junk) is dropped. */
-	if (n != UDP_HELLO_LEN || known_peer(test, &ss, len))
+	 * else (late data of an old test, strangers' junk) is dropped.  A
+	 * dispatcher's test (server_child.h) takes it only from the host of
+	 * its control connection, the source it admitted. */
+	if (n != UDP_HELLO_LEN || known_peer(test, &ss, len) ||
+	    (test->child_ops != NULL &&
+		!addr_same_host(&ss, &test->run.srv.peer_addr)))
 		return iperf_fail(test, IESTREAMACCEPT, n == -1 ? errno : 0);
 	/* Our client asked for GSO/GRO: grant it in the reply (ext.h). */
 	test->run.udp_offload = (test->settings.ext_want & EXT_UDP_OFFLOAD) &&

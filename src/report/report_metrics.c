@@ -25,6 +25,7 @@
 #include "iperf_time.h"
 #include "proto_ops.h"
 #include "report_out.h"
+#include "test.h"
 #include "banned.h"
 
 struct metrics_state {
@@ -110,7 +111,7 @@ put_common(FILE *f, const struct iperf_test *test)
 	for (i = 0; test->proto != NULL && test->proto->name[i] != '\0' &&
 	    i < sizeof(proto) - 1; i++)
 		proto[i] = (char)(test->proto->name[i] | 0x20); /* lower case */
-	(void)snprintf(port, sizeof(port), "%d", test->opt->server_port);
+	(void)snprintf(port, sizeof(port), "%d", test_server_port(test));
 	put_label(f, "host", host);
 	(void)fputs(",", f);
 	put_label(f, "port", port);

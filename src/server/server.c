@@ -531,19 +531,31 @@ server_announce(struct iperf_test *test)
 }
 
 int
-server_listen(struct iperf_test *test)
+server_open_listener(struct iperf_test *test, int port)
 {
-	int gai = 0;
+	int gai = 0, fd;
 	struct net_listen_args a = { SOCK_STREAM,
 		net_tcp_protocol(test->opt->mptcp), test->opt->domain,
-		test->opt->bind_address, test->opt->server_port,
-		test->opt->bind_dev, NULL, NULL, 0 };
+		test->opt->bind_address, port, test->opt->bind_dev, NULL, NULL,
+		0 };
+
+	fd = net_listen_with(&a, &gai);
+	if (fd == -1)
+		return iperf_fail_net(test, IELISTEN, gai);
+	return fd;
+}
+
+int
+server_listen(struct iperf_test *test)
+{
+	int fd;
 
 	if (test->listener >= 0)
 		return 0;
-	test->listener = net_listen_with(&a, &gai);
-	if (test->listener == -1)
-		return iperf_fail_net(test, IELISTEN, gai);
+	fd = server_open_listener(test, test_server_port(test));
+	if (fd == -1)
+		return -1;
+	test->listener = fd;
 	return 0;
 }
 

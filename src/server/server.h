@@ -18,6 +18,9 @@ int server_serve_connection(struct iperf_test *test, int fd,
 int server_open(struct iperf_test *test);
 /* Open the control listener unless it is open; 0 or -1 (IELISTEN). */
 int server_listen(struct iperf_test *test);
+/* A control listener on `port` (the server's -B address, family and
+ * device): its fd, or -1 with IELISTEN recorded. */
+int server_open_listener(struct iperf_test *test, int port);
 /* Close the listening socket. */
 void server_close_listener(struct iperf_test *test);
 /* A run left wherever it was (the stage functions allow it): connections

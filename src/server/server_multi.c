@@ -3,9 +3,7 @@
 #include "config.h"
 
 #include <sys/types.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
-#include <dirent.h>
 #ifdef HAVE_MALLOC_TRIM
 #include <malloc.h>
 #endif
@@ -18,6 +16,7 @@
 #include <unistd.h>
 
 #include "addr.h"
+#include "cidr.h"
 #include "affinity.h"
 #include "evloop.h"
 #include "iperf.h"
@@ -31,70 +30,51 @@
 #include "run.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_admit.h"
 #include "server_child.h"
 #include "server_multi.h"
+#include "server_multi_int.h"
+#include "server_ports.h"
+#include "server_record.h"
 #include "session.h"
 #include "test.h"
 #include "banned.h"
 
-/* Connections whose cookie is still coming, and tests still before their
- * parameters: at most this many each (beyond, the answer is "busy"). */
-#define MULTI_HELLO_MAX 64
-#define MULTI_HANDSHAKE_MIN 8
-/* Threads the tests of one server may run in all (one per test and one
- * per stream), and file descriptors kept free for everything else. */
-#define MULTI_THREAD_BUDGET 1024
-#define MULTI_FD_RESERVE 32
-/* Longest wait for the setup turn of UDP and SCTP tests. */
-#define MULTI_TURN_WAIT_US (10 * 1000000ULL)
-#define MULTI_INBOX_MAX (2 * IPERF_MAX_STREAMS)
-#define MULTI_LOOP_WAIT_US 250000ULL
+/* The source's connections not yet admitted and its tests, by address
+ * and by /24 or /64 (the runs under m->lock). */
+void
+multi_count_source(struct server_multi *m, const struct sockaddr_storage *ss,
+    const struct multi_run *except, struct gate_counts *c)
+{
+	struct cidr net, other;
+	struct hello *h;
+	struct multi_run *r;
 
-/* A connection accepted, its cookie not complete yet. */
-struct hello {
-	int fd;
-	struct sockaddr_storage ss;
-	unsigned char buf[IPERF_COOKIE_SIZE];
-	size_t len;
-	uint64_t start_us;
-	struct hello *next;
-};
+	memset(c, 0, sizeof(*c));
+	cidr_of_addr(ss, 24, 64, &net);
+	for (h = m->hellos; h != NULL; h = h->next) {
+		cidr_of_addr(&h->ss, 24, 64, &other);
+		c->host_pending += addr_same_host(&h->ss, ss);
+		c->prefix_pending += cidr_equal(&net, &other);
+	}
+	for (r = m->runs; r != NULL; r = r->next) {
+		int host = addr_same_host(&r->peer, ss), pfx;
 
-/* One test: its thread, slot and inbox.  Fields below `lock` are the
- * dispatcher's and the test thread's, under server_multi.lock. */
-struct multi_run {
-	struct server_multi *m;
-	struct iperf_test *test;
-	pthread_t thread;
-	int fd; /* the control connection, until the thread takes it */
-	struct sockaddr_storage peer;
-	char cookie[IPERF_COOKIE_SIZE];
-	/* under lock */
-	int has_slot;
-	int has_turn;
-	int wants_data;
-	int threads;
-	int finished;
-	int inbox[MULTI_INBOX_MAX];
-	int inbox_len;
-	struct multi_run *next;
-};
-
-struct server_multi {
-	struct iperf_test *server;
-	pthread_mutex_t lock;
-	pthread_cond_t turn_cv;
-	struct multi_run *runs; /* every test whose thread was started */
-	int nruns;
-	int active; /* tests holding a slot */
-	int turn_busy;
-	int threads;
-	int next_tag;
-	int served; /* tests that got a slot (--one-off) */
-	struct hello *hellos;
-	int nhellos;
-	uint64_t idle_since_us;
-};
+		if (r == except || r->finished)
+			continue;
+		cidr_of_addr(&r->peer, 24, 64, &other);
+		pfx = cidr_equal(&net, &other);
+		if (r->has_slot) {
+			c->host_active += host;
+			c->prefix_active += pfx;
+		} else {
+			c->host_pending += host;
+			c->prefix_pending += pfx;
+		}
+		if (host && r->wants_data)
+			c->host_wants_data = 1;
+	}
+}
 
 /* ---- tests ---------------------------------------------------------- */
 
@@ -139,6 +119,9 @@ child_new(struct server_multi *m, struct multi_run *r)
 	c->child_ops = &multi_child_ops;
 	c->tag = ++m->next_tag;
 	c->server_test_number = c->tag;
+	if (m->server->opt->max_tests <= 1)
+		c->tag = 0; /* one test at a time: no [T<n>] on its lines */
+	c->listen_port = r->port;
 	return c;
 }
 
@@ -183,6 +166,12 @@ run_main(void *arg)
 	pthread_mutex_unlock(&m->lock);
 	(void)server_serve_connection(r->test, fd, &r->peer, r->cookie);
 	server_multi_setup_done(r->test);
+	if (r->has_slot)
+		record_ended(&m->rec, m->server, r->test);
+	else if (!r->refusal_recorded && r->test->proto != NULL &&
+	    r->test->run.err.code != 0)
+		record_refused(&m->rec, m->server, &r->peer, r->port,
+		    record_refusal_reason(r->test), r->test);
 	pthread_mutex_lock(&m->lock);
 	if (r->has_slot) {
 		r->has_slot = 0;
@@ -211,6 +200,7 @@ start_run(struct server_multi *m, struct hello *h)
 	full = m->nruns - m->active >= cap || (s->opt->one_off && m->served > 0);
 	pthread_mutex_unlock(&m->lock);
 	if (full) {
+		record_refused(&m->rec, s, &h->ss, h->port, GATE_PENDING, NULL);
 		server_deny(h->fd);
 		return;
 	}
@@ -222,6 +212,7 @@ start_run(struct server_multi *m, struct hello *h)
 	r->m = m;
 	r->fd = h->fd;
 	r->peer = h->ss;
+	r->port = h->port;
 	memcpy(r->cookie, h->buf, IPERF_COOKIE_SIZE);
 	r->cookie[IPERF_COOKIE_SIZE - 1] = '\0';
 	r->test = child_new(m, r);
@@ -243,15 +234,27 @@ start_run(struct server_multi *m, struct hello *h)
 
 /* A whole cookie arrived: a data connection of a test setting up its
  * streams, else a new test. */
-static void
-dispatch_cookie(struct server_multi *m, struct hello *h)
+/* A data connection and its test's control connection come from one
+ * host (sockets without an address, AF_UNIX, are not compared). */
+static int
+same_source(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != AF_INET && a->ss_family != AF_INET6)
+		return a->ss_family == b->ss_family;
+	return addr_same_host(a, b);
+}
+
+void
+multi_dispatch_cookie(struct server_multi *m, struct hello *h)
 {
 	struct multi_run *r;
 
 	pthread_mutex_lock(&m->lock);
 	for (r = m->runs; r != NULL; r = r->next) {
+		/* a data connection comes from its test's client */
 		if (!r->wants_data || strncmp((const char *)h->buf,
-					  r->cookie, IPERF_COOKIE_SIZE) != 0)
+					  r->cookie, IPERF_COOKIE_SIZE) != 0 ||
+		    !same_source(&h->ss, &r->peer))
 			continue;
 		if (r->inbox_len < MULTI_INBOX_MAX) {
 			r->inbox[r->inbox_len++] = h->fd;
@@ -266,93 +269,18 @@ dispatch_cookie(struct server_multi *m, struct hello *h)
 	start_run(m, h);
 }
 
-static void
-hello_unlink(struct server_multi *m, struct hello *h)
-{
-	struct hello **pp = &m->hellos;
 
-	while (*pp != NULL && *pp != h)
-		pp = &(*pp)->next;
-	if (*pp == h)
-		*pp = h->next;
-	m->nhellos--;
-	evloop_del_fd(m->server->loop, h->fd);
-}
 
-static void
-hello_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
-{
-	struct server_multi *m = arg;
-	struct hello *h;
-	int n;
 
-	(void)loop;
-	(void)events;
-	for (h = m->hellos; h != NULL && h->fd != fd; h = h->next)
-		;
-	if (h == NULL)
-		return;
-	n = server_read_cookie(fd, h->buf, &h->len);
-	if (n == 0)
-		return;
-	hello_unlink(m, h);
-	if (n > 0)
-		dispatch_cookie(m, h);
-	else
-		close(fd);
-	free(h);
-}
 
-static void
-listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
-{
-	struct server_multi *m = arg;
-	struct hello *h;
-	socklen_t len;
-	int nfd;
 
-	(void)events;
-	h = calloc(1, sizeof(*h));
-	if (h == NULL)
-		return;
-	len = sizeof(h->ss);
-	nfd = accept(fd, (struct sockaddr *)&h->ss, &len);
-	if (nfd == -1) {
-		free(h); /* transient (ECONNABORTED, EMFILE...) */
-		return;
-	}
-	if (m->nhellos >= MULTI_HELLO_MAX || net_set_nonblocking(nfd, 1) == -1 ||
-	    evloop_add_fd(loop, nfd, EV_READ, hello_cb, m) == -1) {
-		server_deny(nfd);
-		free(h);
-		return;
-	}
-	h->fd = nfd;
-	h->start_us = evloop_now(loop);
-	h->next = m->hellos;
-	m->hellos = h;
-	m->nhellos++;
-}
 
-static void
-expire_hellos(struct server_multi *m, int all)
-{
-	uint64_t now = evloop_now(m->server->loop);
-	struct hello *h, *next;
 
-	for (h = m->hellos; h != NULL; h = next) {
-		next = h->next;
-		if (!all && now - h->start_us < IPERF_CTRL_FIRST_BYTE_US)
-			continue;
-		hello_unlink(m, h);
-		close(h->fd);
-		free(h);
-	}
-}
+
 
 /* Join the tests whose threads have returned, and free them whole. */
-static void
-reap(struct server_multi *m)
+void
+multi_reap(struct server_multi *m)
 {
 	struct multi_run **pp, *r;
 
@@ -376,20 +304,9 @@ reap(struct server_multi *m)
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* The last test is gone: give the memory its threads' allocator arenas
- * kept back to the system, so an idle server is as small as at start. */
-static void
-trim_when_idle(struct server_multi *m, int had)
-{
-	if (had == 0 || m->nruns > 0)
-		return;
-#ifdef HAVE_MALLOC_TRIM
-	(void)malloc_trim(0);
-#endif
-}
 
-static void
-interrupt_all(struct server_multi *m, int sig)
+void
+multi_interrupt_all(struct server_multi *m, int sig)
 {
 	struct multi_run *r;
 
@@ -401,48 +318,6 @@ interrupt_all(struct server_multi *m, int sig)
 }
 
 /* ---- admission ---------------------------------------------------------- */
-
-static int
-open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while (readdir(d) != NULL)
-		n++;
-	(void)closedir(d);
-	return n - 3; /* ".", ".." and the directory's own fd */
-}
-
-/* Why this test cannot have a slot now, or NULL.  Under m->lock. */
-static const char *
-slot_refusal(struct server_multi *m, struct multi_run *me, int threads)
-{
-	const struct iperf_local *o = m->server->opt;
-	struct multi_run *r;
-	struct rlimit rl;
-	int same = 0, fds;
-
-	if (o->one_off && m->served > 0)
-		return "the one test of --one-off is served";
-	if (m->active >= o->max_tests)
-		return "every test slot (--max-tests) is in use";
-	for (r = m->runs; r != NULL; r = r->next)
-		if (r != me && r->has_slot && addr_same_host(&r->peer, &me->peer))
-			same++;
-	if (o->max_tests_per_ip > 0 && same >= o->max_tests_per_ip)
-		return "this address has all its slots (--max-tests-per-ip)";
-	if (m->threads + threads > MULTI_THREAD_BUDGET)
-		return "the test would exceed the server's thread budget";
-	fds = open_fds();
-	if (fds >= 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY &&
-	    (rlim_t)fds + (rlim_t)threads + MULTI_FD_RESERVE > rl.rlim_cur)
-		return "the test would exceed the server's file descriptors";
-	return NULL;
-}
 
 static int
 wait_turn(struct server_multi *m, struct multi_run *r)
@@ -467,32 +342,54 @@ wait_turn(struct server_multi *m, struct multi_run *r)
 	return 0;
 }
 
+/* Why this test cannot have a slot now, or GATE_OK.  Under m->lock. */
+static enum gate_reason
+slot_refusal(struct server_multi *m, struct multi_run *me, int threads)
+{
+	struct gate_counts c;
+
+	if (m->server->opt->one_off && m->served > 0)
+		return GATE_ONE_OFF;
+	multi_count_source(m, &me->peer, me, &c);
+	return gate_at_slot(m->server->opt, m->active, &c, m->threads, threads);
+}
+
 static int
 server_multi_admit(struct iperf_test *test)
 {
 	struct multi_run *r = test->mrun;
 	struct server_multi *m = test->multi;
 	int threads = test_total_streams(test) + 1;
-	const char *why;
+	enum gate_reason why;
 
 	pthread_mutex_lock(&m->lock);
 	why = slot_refusal(m, r, threads);
-	if (why == NULL) {
+	if (why == GATE_OK) {
 		r->has_slot = 1;
 		r->threads = threads;
 		m->active++;
 		m->threads += threads;
 		m->served++;
 		/* No cookie on the data path: one test at a time sets up. */
-		if (test->proto->adopt == NULL && wait_turn(m, r) == -1)
-			why = "no turn to set up its streams in time";
+		if (test->proto->adopt == NULL && wait_turn(m, r) == -1) {
+			why = GATE_TURN;
+			r->has_slot = 0;
+			m->active--;
+			m->threads -= threads;
+			m->served--;
+		}
 	}
 	pthread_mutex_unlock(&m->lock);
-	if (why == NULL)
+	if (why == GATE_OK) {
+		record_started(&m->rec, test);
 		return 0;
+	}
+	record_refused(&m->rec, m->server, &r->peer, r->port, why, test);
+	r->refusal_recorded = 1;
 	if (!test->opt->json_output && !test->opt->csv)
 		(void)iperf_printf(test, "test from %s refused, the client "
-		    "is told the server is busy: %s\n", test->run.srv.peer_host, why);
+		    "is told the server is busy: %s\n", test->run.srv.peer_host,
+		    gate_text(why));
 	return 1;
 }
 
@@ -570,181 +467,10 @@ server_multi_take_inbox(struct iperf_test *test)
 	}
 }
 
-/* ---- the dispatcher ---------------------------------------------------- */
 
-static void
-announce(struct iperf_test *s)
-{
-	int again = s->idle_restarted;
 
-	/* After an --idle-timeout restart, the banner again only with -d
-	 * (as the one-test server). */
-	s->idle_restarted = 0;
-	if (s->opt->csv) /* the header row, once */
-		s->reporter->server_listening(s);
-	if (s->opt->json_output || s->opt->csv || (again && !s->opt->debug))
-		return;
-	if (s->opt->verbose)
-		s->reporter->server_listening(s);
-	(void)iperf_printf(s, "-----------------------------------------------"
-	    "------------\n");
-	(void)iperf_printf(s, "Server listening on %d (up to %d tests at "
-	    "once)\n", s->opt->server_port, s->opt->max_tests);
-	(void)iperf_printf(s, "-----------------------------------------------"
-	    "------------\n");
-	report_flush(s);
-}
 
-static int
-multi_open(struct server_multi *m)
-{
-	struct iperf_test *s = m->server;
 
-	if (session_open(s) == -1 || session_open_wake(s) == -1 ||
-	    report_out_check(s) == -1 || server_listen(s) == -1 ||
-	    evloop_add_fd(s->loop, s->listener, EV_READ, listener_cb, m) ==
-		-1) {
-		if (s->run.err.code == 0)
-			iperf_fail(s, IELISTEN, errno);
-		s->reporter->begin(s);
-		session_report_failure(s);
-		s->reporter->finish(s);
-		return -1;
-	}
-	return 0;
-}
 
-static void
-multi_close(struct server_multi *m)
-{
-	struct iperf_test *s = m->server;
 
-	expire_hellos(m, 1);
-	server_unwatch_listener(s);
-	server_close_listener(s);
-	/* The tests end within their own bounds (an interrupted one at
-	 * once; the others at their end, or their limits). */
-	while (m->nruns > 0) {
-		(void)evloop_run_once(s->loop, MULTI_LOOP_WAIT_US);
-		test_drain_wake(s);
-		reap(m);
-	}
-}
 
-/* -1: the one test has been served and is gone.  (nruns changes in this
- * thread only; served in the tests' threads.) */
-static int
-one_off_done(struct server_multi *m)
-{
-	int done;
-
-	pthread_mutex_lock(&m->lock);
-	done = m->served > 0 && m->nruns == 0;
-	pthread_mutex_unlock(&m->lock);
-	return done;
-}
-
-/* Nobody came for --idle-timeout seconds: a fresh listener. */
-static int
-idle_expired(struct server_multi *m)
-{
-	struct iperf_test *s = m->server;
-	uint64_t now = evloop_now(s->loop);
-
-	if (s->opt->idle_timeout_s <= 0 || m->nruns > 0 || m->nhellos > 0)
-		return 0;
-	if (m->idle_since_us == 0) {
-		m->idle_since_us = now;
-		return 0;
-	}
-	return now - m->idle_since_us >=
-	    (uint64_t)s->opt->idle_timeout_s * USEC_PER_SEC;
-}
-
-/* The dispatcher's loop, until an interrupt (0), a -1 server's test is
- * done (0) or the idle timeout restarts the server (2). */
-static int
-serve(struct server_multi *m)
-{
-	struct iperf_test *s = m->server;
-	int had;
-
-	for (;;) {
-		(void)evloop_run_once(s->loop, MULTI_LOOP_WAIT_US);
-		test_drain_wake(s);
-		expire_hellos(m, 0);
-		had = m->nruns;
-		reap(m);
-		trim_when_idle(m, had);
-		if (s->interrupted)
-			return 0;
-		if (s->opt->one_off && one_off_done(m))
-			return 0;
-		if (idle_expired(m)) {
-			s->idle_restarted = 1;
-			return 2;
-		}
-	}
-}
-
-/* A signal stops the server: every test is interrupted, then the server
- * says so as 3.21's does.  -1. */
-static int
-stop_interrupted(struct server_multi *m)
-{
-	struct iperf_test *s = m->server;
-	char msg[128];
-
-	interrupt_all(m, s->interrupt_sig);
-	if (s->interrupt_sig > 0)
-		(void)snprintf(msg, sizeof(msg), "interrupt - the server "
-		    "has terminated by signal %s(%d)",
-		    strsignal(s->interrupt_sig), s->interrupt_sig);
-	else
-		(void)snprintf(msg, sizeof(msg),
-		    "interrupt - the server has terminated");
-	iperf_fail(s, IESERVERTERM, 0);
-	s->run.abort = ABORT_INTERRUPT;
-	multi_close(m);
-	if (!s->opt->json_output)
-		s->reporter->error(s, msg);
-	return -1;
-}
-
-int
-server_multi_run(struct iperf_test *s)
-{
-	struct server_multi *m = calloc(1, sizeof(*m));
-	int rc = 0;
-
-	if (m == NULL) {
-		iperf_fail(s, IEINITTEST, ENOMEM);
-		return -2;
-	}
-	if (pthread_mutex_init(&m->lock, NULL) != 0) {
-		free(m);
-		iperf_fail(s, IEINITTEST, ENOMEM);
-		return -2;
-	}
-	(void)pthread_cond_init(&m->turn_cv, NULL);
-	m->server = s;
-	s->multi = m;
-	s->run.ses.sops = NULL;
-	s->run.done = 0;
-	if (multi_open(m) == -1) {
-		rc = -2;
-	} else {
-		announce(s);
-		rc = serve(m);
-		if (s->interrupted)
-			rc = stop_interrupted(m);
-		else
-			multi_close(m);
-	}
-	session_close_wake(s);
-	s->multi = NULL;
-	pthread_cond_destroy(&m->turn_cv);
-	pthread_mutex_destroy(&m->lock);
-	free(m);
-	return rc;
-}

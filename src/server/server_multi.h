@@ -20,6 +20,10 @@
 
 struct iperf_test;
 
+/* 1 when the server runs as this dispatcher: --max-tests above 1, or an
+ * operator's option (a port range, admission by source, --audit-log,
+ * --metrics-listen) or sockets passed by systemd. */
+int server_multi_wanted(const struct iperf_test *s);
 /* Run the dispatcher until interrupted (-1), --one-off served (0), an
  * --idle-timeout restart (2), or the listener cannot be opened (-2). */
 int server_multi_run(struct iperf_test *server);
