@@ -34,7 +34,8 @@ CHECK_SUITES = \
 	%reldir%/unit/check_bounds \
 	%reldir%/unit/check_session \
 	%reldir%/unit/check_accept \
-	%reldir%/unit/check_dispatch
+	%reldir%/unit/check_dispatch \
+	%reldir%/unit/check_caps
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot

@@ -169,6 +169,12 @@ const struct opt_row options_table[] = {
 	{ "mptcp", 'm', NO, OPT_HAVE_MPTCP, OPT_ID_MPTCP, B, 1, opt_apply_mptcp },
 	{ "server-max-duration", L(OPT_ID_SERVER_MAX_DURATION), REQ, 1,
 	    OPT_ID_SERVER_MAX_DURATION, S, 1, opt_apply_server_max_duration },
+	{ "server-max-bytes", L(OPT_ID_SERVER_MAX_BYTES), REQ, 1,
+	    OPT_ID_SERVER_MAX_BYTES, S, 1, opt_apply_server_max_bytes },
+	{ "server-max-streams", L(OPT_ID_SERVER_MAX_STREAMS), REQ, 1,
+	    OPT_ID_SERVER_MAX_STREAMS, S, 1, opt_apply_server_max_streams },
+	{ "no-clamp", L(OPT_ID_NO_CLAMP), NO, 1, OPT_ID_NO_CLAMP, C, 1,
+	    opt_apply_no_clamp },
 	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },
 	{ "help", 'h', NO, 1, OPT_ID_HELP, B, 1, opt_apply_help },
 };
