@@ -118,7 +118,8 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/csvout.test %reldir%/scripts/metrics.test \
 	%reldir%/scripts/placement.test %reldir%/scripts/json_stream_out.test \
 	%reldir%/scripts/schema.test %reldir%/scripts/sockfail.test \
-	%reldir%/scripts/layers.test %reldir%/scripts/plot.test
+	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
+	%reldir%/scripts/caps.test
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test is not in TESTS: contrib/run-tests.sh runs it beside the
 # robustness jobs.  cross.sh is CI's (contrib/run-tests.sh).
@@ -139,7 +140,7 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/capture_shapes.py %reldir%/scripts/wire.py \
 	%reldir%/scripts/server_ops.py %reldir%/scripts/data_opts.py \
 	%reldir%/scripts/sctp.py %reldir%/scripts/sctp_vm.py \
-	%reldir%/scripts/plot.py
+	%reldir%/scripts/plot.py %reldir%/scripts/caps.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \
