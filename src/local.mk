@@ -23,7 +23,8 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/session/auth.c %reldir%/session/auth.h \
 	%reldir%/session/ctrl.c %reldir%/session/ctrl.h \
 	%reldir%/session/params.c %reldir%/session/params.h \
-	%reldir%/core/ext.c %reldir%/core/ext.h \
+	%reldir%/core/ext.c %reldir%/core/ext.h %reldir%/core/caps.h \
+	%reldir%/session/caps_doc.c %reldir%/session/caps_doc.h \
 	%reldir%/base/json.c %reldir%/base/json.h \
 	%reldir%/net/net.c %reldir%/net/net.h \
 	%reldir%/net/flowlabel.c %reldir%/net/flowlabel.h \
@@ -54,6 +55,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/measure/udp_acct.c %reldir%/measure/udp_acct.h \
 	%reldir%/session/session.c %reldir%/session/session.h \
 	%reldir%/client/client.c %reldir%/client/client.h \
+	%reldir%/client/client_caps.c %reldir%/client/client_caps.h \
 	%reldir%/server/server.c %reldir%/server/server.h \
 	%reldir%/server/server_accept.c %reldir%/server/server_accept.h \
 	%reldir%/server/server_multi.c %reldir%/server/server_multi.h \
@@ -68,6 +70,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/server/server_stats.c %reldir%/server/server_stats.h \
 	%reldir%/server/server_metrics_http.c %reldir%/server/server_metrics_http.h \
 	%reldir%/http/http.h %reldir%/http/http_listen.c \
+	%reldir%/server/server_caps.c %reldir%/server/server_caps.h \
 	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
 	%reldir%/measure/tbucket.c %reldir%/measure/tbucket.h \
 	%reldir%/net/cidr.c %reldir%/net/cidr.h \
@@ -85,6 +88,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report/report_calc.c %reldir%/report/report_calc.h \
 	%reldir%/report/report_rows.c %reldir%/report/report_rows.h \
 	%reldir%/report/report_text.c \
+	%reldir%/report/report_caps.c %reldir%/report/report_caps.h \
 	%reldir%/report/report_text_sum.c \
 	%reldir%/report/report_json.c \
 	%reldir%/report/report_json_data.c \

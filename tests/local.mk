@@ -39,7 +39,8 @@ CHECK_SUITES = \
 	%reldir%/unit/check_acl \
 	%reldir%/unit/check_audit \
 	%reldir%/unit/check_http \
-	%reldir%/unit/check_server_stats
+	%reldir%/unit/check_server_stats \
+	%reldir%/unit/check_caps
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
@@ -129,7 +130,8 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/schema.test %reldir%/scripts/sockfail.test \
 	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
 	%reldir%/scripts/units.test %reldir%/scripts/server_stats.test \
-	%reldir%/scripts/opserver.test
+	%reldir%/scripts/opserver.test \
+	%reldir%/scripts/caps.test
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test is not in TESTS: contrib/run-tests.sh runs it beside the
 # robustness jobs.  cross.sh is CI's (contrib/run-tests.sh).
@@ -151,7 +153,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/server_ops.py %reldir%/scripts/data_opts.py \
 	%reldir%/scripts/sctp.py %reldir%/scripts/sctp_vm.py \
 	%reldir%/scripts/plot.py %reldir%/scripts/units.py \
-	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py
+	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
+	%reldir%/scripts/caps.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

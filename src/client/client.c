@@ -13,6 +13,7 @@
 #include "affinity.h"
 #include "auth.h"
 #include "client.h"
+#include "client_caps.h"
 #include "ctrl.h"
 #include "ctrl_tune.h"
 #include "evloop.h"
@@ -242,6 +243,9 @@ client_exchange_results(struct iperf_test *test)
 static int
 client_on_json(struct iperf_test *test, const char *json, size_t len)
 {
+	/* Before the streams: our server's caps (ext.h "clamp"). */
+	if (test->run.state == PARAM_EXCHANGE)
+		return client_caps_on_doc(test, json, len);
 	if (session_apply_results(test, json, len) == -1)
 		return -1;
 	session_expect_state(test);
@@ -351,6 +355,7 @@ client_on_cookie(struct iperf_test *test, const char *cookie)
 
 static const struct ctrl_transition client_fsm[] = {
 	{ PARAM_EXCHANGE, 0, client_send_params },
+	{ EXT_STATE_CAPS, PARAM_EXCHANGE, client_caps_state },
 	{ EXT_STATE_CONFIRM, PARAM_EXCHANGE, client_ext_confirm },
 	{ EXT_STATE_PROBE, CTRL_ANY, client_probe_answer },
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },

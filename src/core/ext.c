@@ -26,6 +26,7 @@ static const struct ext_name {
 	{ "rr", EXT_RR }, /* a server without it never confirms it */
 #endif
 	{ "latency", EXT_LATENCY },
+	{ "clamp", EXT_CLAMP },
 };
 
 
@@ -75,6 +76,8 @@ ext_client_wants(const struct iperf_test *test)
 		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
 	if (test->opt->latency)
 		want |= EXT_LATENCY;
+	if (!test->opt->no_clamp)
+		want |= EXT_CLAMP;
 	return want;
 }
 

@@ -43,6 +43,15 @@
  *    with IENOTCOMPAT.  The object also carries "rr_response" (bytes of
  *    a response) with rr; an rr test asks for neither udp_offload nor
  *    stats (rr.h).
+ *  - clamp: every test of our client unless --no-clamp.  A server with
+ *    caps (--server-max-duration, --server-max-bytes,
+ *    --server-max-streams, --server-bitrate-limit) runs the test within
+ *    them instead of refusing it: right after the parameters it sends
+ *    the state byte EXT_STATE_CAPS (102, never sent by stock iperf3) and
+ *    the caps document (session/caps_doc.h: each cap's requested and
+ *    applied value), framed as the parameter document is, before
+ *    EXT_STATE_CONFIRM and CREATE_STREAMS; both ends then run with the
+ *    applied settings.  A server without caps sends nothing new.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -56,6 +65,7 @@ struct cJSON;
 #define EXT_STATS (1u << 2)
 #define EXT_RR (1u << 3)
 #define EXT_LATENCY (1u << 4)
+#define EXT_CLAMP (1u << 5)
 /* Features our client runs only once the server confirmed them. */
 #define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
 /* Control byte of that confirmation (never sent by stock iperf3). */
@@ -63,6 +73,9 @@ struct cJSON;
 /* latency: the probe's request and answer on the control connection
  * (probe.h); only between ends that negotiated EXT_LATENCY. */
 #define EXT_STATE_PROBE 101
+/* clamp: the caps document follows (length-prefixed JSON, core/caps.h);
+ * sent before EXT_STATE_CONFIRM and CREATE_STREAMS. */
+#define EXT_STATE_CAPS 102
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "caps.h"
 #include "iperf_api.h"
 #include "latstat.h"
 #include "ratewin.h"
@@ -181,6 +182,8 @@ struct iperf_local {
 	int snd_timeout_set; /* --snd-timeout given (even 0) */
 	int idle_timeout_s;  /* 0 = none */
 	int max_server_duration_s;
+	uint64_t max_server_bytes; /* --server-max-bytes, 0 = none (caps.h) */
+	int max_server_streams;    /* --server-max-streams, 0 = none */
 	uint64_t bitrate_limit;
 	double bitrate_limit_interval;
 	int cntl_ka, cntl_ka_idle, cntl_ka_intvl, cntl_ka_cnt;
@@ -196,6 +199,7 @@ struct iperf_local {
 	int debug;            /* -d/--debug given (even --debug=0) */
 	int gsro;             /* --gsro requested */
 	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
+	int no_clamp;         /* --no-clamp: ask no server to clamp (ext.h) */
 	int latency;          /* --latency: a probe connection (ext.h) */
 	int csv;              /* --csv: CSV rows in place of the text report */
 	char *plot_file;      /* --plot FILE: an SVG of the run */
@@ -302,6 +306,8 @@ struct run_client {
 	int ctrl_mss;      /* MSS of the control connection */
 	int ext_confirmed; /* our server sent EXT_STATE_CONFIRM (ext.h) */
 	timer_id probe_idle_timer; /* end of the idle probe phase */
+	int caps_received; /* our server clamped the test to its caps */
+	struct server_caps caps; /* ... to these (caps.h) */
 };
 
 /* server/: the listeners it made for the run, the connections it is
@@ -319,10 +325,13 @@ struct run_server {
 	char peer_host[64];
 	int peer_port;
 	timer_id rate_timer;   /* --server-bitrate-limit */
+	timer_id bytes_timer;  /* --server-max-bytes */
 	timer_id idle_timer;   /* --idle-timeout */
 	struct ratewin rate_window; /* measured bit rate */
 	int capture_output; /* keep report lines for the client */
 	int refused; /* --max-tests: answered busy, nothing to report */
+	int caps_clamped; /* the test runs clamped to the caps (ext.h) */
+	struct server_caps caps; /* ... these (caps.h) */
 };
 
 /* report/: the documents and sinks being written. */

@@ -27,6 +27,8 @@
 #define MAX_TOS 255
 #define MAX_DSCP 63
 #define MAX_FLOWLABEL 0xFFFFF
+/* --server-max-bytes: exact in the caps document (a JSON number) */
+#define OPT_MAX_SERVER_BYTES 9007199254740992.0
 
 /* strtol base 0, trailing text ignored; -1 if nothing was parsed. */
 static int
@@ -385,6 +387,54 @@ opt_apply_server_max_duration(struct iperf_test *test, const char *arg)
 	if (v < 0 || v > IPERF_MAX_TIME_S)
 		return iperf_fail(test, IEDURATION, 0);
 	test->cfg->opt.max_server_duration_s = v;
+	return 0;
+}
+
+/* --server-max-bytes BYTES (ours): per test, both directions added;
+ * the suffixes of -n; 0 is no cap. */
+int
+opt_apply_server_max_bytes(struct iperf_test *test, const char *arg)
+{
+	char what[128];
+	double v;
+
+	if (options_units(test, arg, UNITS_SIZE, &v) == -1)
+		return -1;
+	if (!(v >= 0 && v <= OPT_MAX_SERVER_BYTES)) {
+		(void)snprintf(what, sizeof(what), "--server-max-bytes: '%.40s' "
+		    "(0 to 8192T)", arg);
+		return iperf_fail_arg(test, IEOPTVALUE, what);
+	}
+	test->cfg->opt.max_server_bytes = options_clamp_u64(v);
+	return 0;
+}
+
+/* --server-max-streams N (ours): per test, every direction (-P x 2 with
+ * --bidir); 0 is no cap. */
+int
+opt_apply_server_max_streams(struct iperf_test *test, const char *arg)
+{
+	char what[128];
+	int v;
+
+	if (options_int_strict(test, "--server-max-streams", arg, &v) == -1)
+		return -1;
+	if (v < 0 || v > 2 * IPERF_MAX_STREAMS) {
+		(void)snprintf(what, sizeof(what), "--server-max-streams: '%.40s' "
+		    "(0 to %d)", arg, 2 * IPERF_MAX_STREAMS);
+		return iperf_fail_arg(test, IEOPTVALUE, what);
+	}
+	test->cfg->opt.max_server_streams = v;
+	return 0;
+}
+
+/* --no-clamp (ours): ask no server to clamp the test to its caps; a
+ * server with caps then refuses what is beyond them, as 3.21 does. */
+int
+opt_apply_no_clamp(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->cfg->opt.no_clamp = 1;
 	return 0;
 }
 

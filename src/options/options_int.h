@@ -209,6 +209,9 @@ enum opt_id {
 	OPT_ID_ACCEPT_RATE,
 	OPT_ID_AUDIT_LOG,
 	OPT_ID_METRICS_LISTEN,
+	OPT_ID_SERVER_MAX_BYTES,
+	OPT_ID_SERVER_MAX_STREAMS,
+	OPT_ID_NO_CLAMP,
 	OPT_ID_DEBUG,
 	OPT_ID_HELP,
 	OPT_ID_COUNT
@@ -299,6 +302,8 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_latency, opt_apply_csv, opt_apply_plot, opt_apply_metrics,
     opt_apply_no_fq_socket_pacing,
     opt_apply_skip_rx_copy, opt_apply_mptcp, opt_apply_server_max_duration,
+    opt_apply_server_max_bytes, opt_apply_server_max_streams,
+    opt_apply_no_clamp,
     opt_apply_debug, opt_apply_help;
 /* options_apply_server.c: a server for operators */
 opt_apply_fn opt_apply_allow, opt_apply_deny, opt_apply_allow_file,

@@ -181,6 +181,12 @@ const struct opt_row options_table[] = {
 	    opt_apply_audit_log },
 	{ "metrics-listen", L(OPT_ID_METRICS_LISTEN), REQ, 1,
 	    OPT_ID_METRICS_LISTEN, S, 1, opt_apply_metrics_listen },
+	{ "server-max-bytes", L(OPT_ID_SERVER_MAX_BYTES), REQ, 1,
+	    OPT_ID_SERVER_MAX_BYTES, S, 1, opt_apply_server_max_bytes },
+	{ "server-max-streams", L(OPT_ID_SERVER_MAX_STREAMS), REQ, 1,
+	    OPT_ID_SERVER_MAX_STREAMS, S, 1, opt_apply_server_max_streams },
+	{ "no-clamp", L(OPT_ID_NO_CLAMP), NO, 1, OPT_ID_NO_CLAMP, C, 1,
+	    opt_apply_no_clamp },
 	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },
 	{ "help", 'h', NO, 1, OPT_ID_HELP, B, 1, opt_apply_help },
 };

@@ -27,6 +27,7 @@
 #include "run.h"
 #include "server.h"
 #include "server_accept.h"
+#include "server_caps.h"
 #include "server_child.h"
 #include "server_limits.h"
 #include "session.h"
@@ -163,7 +164,10 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (test->proto == NULL)
 		return iperf_fail(test, IEPROTOCOL, 0);
 	test_update_mode(test);
+	/* Our client's test is clamped to the caps (ext.h "clamp"), so the
+	 * limits then hold for it; a stock client's is refused by them. */
 	if (server_check_policy(test) == -1 ||
+	    server_caps_negotiate(test) == -1 ||
 	    server_limits_check_params(test) == -1)
 		return -1;
 	/* A --max-tests server: a slot, then (UDP, SCTP) the turn to set up
@@ -190,6 +194,8 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 		test->reporter->on_connect(test);
 	test->run.srv.streams_expected = test_total_streams(test);
 	test->run.srv.streams_accepted = 0;
+	if (server_caps_send(test) == -1)
+		return -1;
 	if (ext_server_confirms(test) &&
 	    session_send_state(test, EXT_STATE_CONFIRM) == -1)
 		return -1;

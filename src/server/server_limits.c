@@ -11,9 +11,11 @@
 #include "iperf_time.h"
 #include "ratewin.h"
 #include "report.h"
+#include "server_caps.h"
 #include "server_limits.h"
 #include "session.h"
 #include "stream.h"
+#include "test.h"
 #include "banned.h"
 
 /* ---- at parameter time ------------------------------------------------- */
@@ -60,10 +62,31 @@ check_requested_rate(struct iperf_test *test)
 	return iperf_fail(test, IETOTALRATE, 0);
 }
 
+/*
+ * --server-max-streams, --server-max-bytes (ours): a stock client's test
+ * beyond them gets the duration cap's refusal, the one error every stock
+ * client knows for "too big a test": more streams (every direction) than
+ * the cap, or a byte bound (server_caps.h) above it - a count above it,
+ * a timed test whose rate x (time + omit) is, or an unbounded one.
+ */
+static int
+check_streams_bytes(struct iperf_test *test)
+{
+	int streams = test->opt->max_server_streams;
+	uint64_t bytes = test->opt->max_server_bytes;
+
+	if (streams > 0 && test_total_streams(test) > streams)
+		return iperf_fail(test, IEMAXSERVERTESTDURATIONEXCEEDED, 0);
+	if (bytes > 0 && server_caps_byte_bound(&test->settings) > bytes)
+		return iperf_fail(test, IEMAXSERVERTESTDURATIONEXCEEDED, 0);
+	return 0;
+}
+
 int
 server_limits_check_params(struct iperf_test *test)
 {
-	if (check_duration(test) == -1 || check_requested_rate(test) == -1)
+	if (check_duration(test) == -1 || check_requested_rate(test) == -1 ||
+	    check_streams_bytes(test) == -1)
 		return -1;
 	return 0;
 }
@@ -131,11 +154,15 @@ static int
 rate_cb(timer_id t, uint64_t now_us, void *arg)
 {
 	struct iperf_test *test = arg;
-	double bps;
+	double limit = (double)test->opt->bitrate_limit, bps;
 
 	(void)t;
+	/* A test paced at the cap (clamped, server_caps.h) may be measured
+	 * a little above it: a sender catching up within the window. */
+	if (test->run.srv.caps_clamped)
+		limit *= 1.0 + SERVER_CAPS_RATE_SLACK;
 	if (!ratewin_add(&test->run.srv.rate_window, now_us, total_bytes(test), &bps) ||
-	    bps <= (double)test->opt->bitrate_limit)
+	    bps <= limit)
 		return 1;
 	verbose_error(test, "Total throughput", bps);
 	iperf_fail(test, IETOTALRATE, 0);
@@ -172,10 +199,44 @@ arm_rate_timer(struct iperf_test *test)
 	return 0;
 }
 
+/* --server-max-bytes: a test that has moved more than the cap, by more
+ * than a margin (a tenth, and a block a stream in flight), is stopped as
+ * the duration cap stops one, whatever its client. */
+static int
+bytes_cb(timer_id t, uint64_t now_us, void *arg)
+{
+	struct iperf_test *test = arg;
+	uint64_t cap = test->opt->max_server_bytes;
+	uint64_t blk = test->settings.blksize > 0 ?
+	    (uint64_t)test->settings.blksize : 0;
+	uint64_t margin = cap / 10 + blk * (uint64_t)test_total_streams(test);
+
+	(void)t;
+	(void)now_us;
+	if (total_bytes(test) <= cap + margin)
+		return 1;
+	iperf_fail(test, IESERVERTESTDURATIONEXPIRED, 0);
+	test->run.ses.sops->on_fail(test);
+	return 0;
+}
+
+static int
+arm_bytes_timer(struct iperf_test *test)
+{
+	if (test->opt->max_server_bytes == 0)
+		return 0;
+	test->run.srv.bytes_timer = evloop_add_timer(test->loop,
+	    SERVER_BYTES_CHECK_US, SERVER_BYTES_CHECK_US, bytes_cb, test);
+	if (test->run.srv.bytes_timer == TIMER_NONE)
+		return iperf_fail(test, IENEWTIMER, ENOMEM);
+	return 0;
+}
+
 int
 server_limits_start(struct iperf_test *test)
 {
-	if (arm_duration_timer(test) == -1 || arm_rate_timer(test) == -1)
+	if (arm_duration_timer(test) == -1 || arm_rate_timer(test) == -1 ||
+	    arm_bytes_timer(test) == -1)
 		return -1;
 	return 0;
 }
@@ -185,6 +246,7 @@ server_limits_stop(struct iperf_test *test)
 {
 	evloop_cancel_timer(test->loop, &test->run.safety_timer);
 	evloop_cancel_timer(test->loop, &test->run.srv.rate_timer);
+	evloop_cancel_timer(test->loop, &test->run.srv.bytes_timer);
 }
 
 /* ---- idle ---------------------------------------------------------------- */

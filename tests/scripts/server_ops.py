@@ -9,6 +9,8 @@ started.  Cases run a few at a time; every wait is bounded.
                           same test number, no new banner without -d);
                           a -1 server exits 0
   --server-max-duration   refuses long and untimed tests (SERVER_ERROR 37),
+                          to our client with --no-clamp too (caps.py has
+                          the clamp our client gets without it),
                           accepts short ones, stops a test that runs on
                           (SERVER_ERROR 160 on the wire)
   --server-bitrate-limit  refuses at parameter time (27), aborts a test
@@ -365,12 +367,13 @@ def max_duration_refuses_at_parameter_time(c):
     refused = 0
     for args in (["-t", "5"], ["-n", "1M"], ["-t", "1", "-O", "2"],
                  ["-k", "10"]):
-        rc, out, err = client(c, OURS, port, *args)
+        # --no-clamp: 3.21's refusal, not the clamp (caps.py)
+        rc, out, err = client(c, OURS, port, "--no-clamp", *args)
         refused += 1
         c.check(rc == 1 and lines(err) == want,
                 f"ours {' '.join(args)}: rc {rc} stderr {err!r}")
         c.check("connected to" not in out, "streams created before refusal")
-    rc, out, err = client(c, OURS, port, "-t", "5", "-J")
+    rc, out, err = client(c, OURS, port, "--no-clamp", "-t", "5", "-J")
     refused += 1
     c.check(rc == 1 and f'"error":\t"SERVER ERROR - {REFUSED_37}"' in out and
             f'"error":\t"{REFUSED_37}"' in out, f"-J: rc {rc} {out[-300:]!r}")
@@ -472,7 +475,7 @@ def bitrate_limit_refuses_at_parameter_time(c):
             "iperf3: error - " + REFUSED_27]
     for args in (["-P", "2", "-b", "10M"], ["--bidir", "-b", "6M"],
                  ["-b", "11M"]):
-        rc, out, err = client(c, OURS, port, *args, "-t", "3")
+        rc, out, err = client(c, OURS, port, "--no-clamp", *args, "-t", "3")
         c.check(rc == 1 and lines(err) == want,
                 f"ours {' '.join(args)}: rc {rc} stderr {err!r}")
         c.check("connected to" not in out,
@@ -507,7 +510,7 @@ def bitrate_limit_aborts_a_fast_test(c):
     for args in (["-t", "6"], ["-t", "6", "-R"], ["-t", "6", "-u", "-b", "0"],
                  ["-t", "6", "--bidir"]):
         t0 = time.time()
-        rc, out, err = client(c, OURS, port, *args)
+        rc, out, err = client(c, OURS, port, "--no-clamp", *args)
         dt = time.time() - t0
         aborted += 1
         c.check(rc == 1 and lines(err) == want and dt < 5,

@@ -109,8 +109,19 @@ def client_cases(ours):
             b'"parallel":1,"len":131072,"bandwidth":4000000,'
             b'"pacing_timer":1000,"repeating_payload":1,'
             b'"client_version":"3.21"}')
+    # Our client asks any server for "clamp" (ext.h): the one key it
+    # adds, last; the rest is the stock document, byte for byte.
+    ext = re.compile(rb',"iperf3_compat":\{"version":"[^"]*",'
+                     rb'"want":\["clamp"\]\}\}$')
     record("parameter document for -t 2 -b 4M --repeating-payload",
-           fs.params == want, repr(fs.params))
+           fs.params is not None and ext.search(fs.params) is not None and
+           ext.sub(b"}", fs.params) == want, repr(fs.params))
+    nc = FakeServer()
+    run_client(ours, nc.port, ["-t", "2", "-b", "4M", "--repeating-payload",
+                               "--no-clamp"])
+    nc.t.join(TIMEOUT)
+    record("... with --no-clamp: the stock document", nc.params == want,
+           repr(nc.params))
     record("TCP --repeating-payload sends 0123456789 from offset 0",
            len(fs.payload) == 4000 and fs.payload == pattern(0, 4000),
            repr(fs.payload[:24]))

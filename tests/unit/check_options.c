@@ -134,6 +134,15 @@ static const struct err_case err_cases[] = {
 	{ "-c h --rsa-private-key-path k", IESERVERONLY, 1 },
 	{ "-c h --authorized-users-path u", IESERVERONLY, 1 },
 	{ "-s --server-max-duration 90000", IEDURATION, 0 },
+	{ "-c h --server-max-bytes 5M", IESERVERONLY, 0 },
+	{ "-c h --server-max-streams 4", IESERVERONLY, 0 },
+	{ "-s --no-clamp", IECLIENTONLY, 0 },
+	{ "-s --server-max-bytes 5X", IEUNITVAL, 0 },
+	{ "-s --server-max-bytes -1", IEOPTVALUE, 0 },
+	{ "-s --server-max-bytes 9000T", IEOPTVALUE, 0 },
+	{ "-s --server-max-streams 257", IEOPTVALUE, 0 },
+	{ "-s --server-max-streams -1", IEOPTVALUE, 0 },
+	{ "-s --server-max-streams 2x", IEOPTVALUE, 0 },
 	{ "-s --idle-timeout 0", IEIDLETIMEOUT, 0 },
 	{ "-s --idle-timeout 86401", IEIDLETIMEOUT, 0 },
 	{ "-c h -A 2000", IEAFFINITY, 0 },
@@ -490,6 +499,17 @@ START_TEST(server_limits_and_daemon)
 	ck_assert_int_eq(test->cfg->opt.cntl_ka, 1);
 	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 0);
 	ck_assert_int_eq(test->cfg->opt.snd_timeout_ms, 10);
+	ck_assert_int_eq(parse("-s --server-max-bytes 10M "
+	    "--server-max-streams 256"), 0);
+	ck_assert_uint_eq(test->cfg->opt.max_server_bytes, 10485760);
+	ck_assert_int_eq(test->cfg->opt.max_server_streams, 256);
+}
+END_TEST
+
+START_TEST(no_clamp_is_a_client_flag)
+{
+	ck_assert_int_eq(parse("-c h --no-clamp"), 0);
+	ck_assert_int_eq(test->cfg->opt.no_clamp, 1);
 }
 END_TEST
 
@@ -920,6 +940,7 @@ make_suite(void)
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
 	tcase_add_test(tc, server_limits_and_daemon);
+	tcase_add_test(tc, no_clamp_is_a_client_flag);
 	tcase_add_test(tc, control_connection_options);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);

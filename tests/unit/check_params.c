@@ -24,6 +24,10 @@ setup(void)
 	t = iperf_new_test();
 	ck_assert_ptr_nonnull(t);
 	iperf_defaults(t);
+	/* Our client asks every server for "clamp" (ext.h); the documents
+	 * below are the stock ones and each other feature's own key
+	 * (asks_for_clamp_unless_no_clamp has clamp's). */
+	t->cfg->opt.no_clamp = 1;
 }
 
 static void
@@ -242,6 +246,28 @@ START_TEST(asks_for_udp_offload_on_udp_only)
 }
 END_TEST
 
+START_TEST(asks_for_clamp_unless_no_clamp)
+{
+	char *s;
+
+	t->cfg->opt.no_clamp = 0;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, ",\"client_version\":\"3.21\","
+	    "\"iperf3_compat\":{\"version\":\"" PACKAGE_VERSION "\","
+	    "\"want\":[\"clamp\"]}}"));
+	free(s);
+	t->settings.reverse = 1; /* with another feature: after it */
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\",\"clamp\"]}}"));
+	free(s);
+	t->cfg->opt.no_clamp = 1;
+	t->settings.reverse = 0;
+	s = encode();
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+}
+END_TEST
+
 static int
 decode(const char *json)
 {
@@ -303,6 +329,8 @@ static const struct ext_case ext_cases[] = {
 	{ "{\"iperf3_compat\":{\"want\":[\"count_stop\"]}}", EXT_COUNT_STOP },
 	{ "{\"iperf3_compat\":{\"version\":\"9\",\"want\":[\"x\",\"count_stop\"]}}",
 	    EXT_COUNT_STOP },
+	{ "{\"iperf3_compat\":{\"want\":[\"stats\",\"clamp\"]}}",
+	    EXT_STATS | EXT_CLAMP },
 	{ "{}", 0 },
 	{ "{\"iperf3_compat\":\"count_stop\"}", 0 },
 	{ "{\"iperf3_compat\":{\"want\":\"count_stop\"}}", 0 },
@@ -569,6 +597,7 @@ make_suite(void)
 	tcase_add_test(tc, bidir_wins_over_reverse_when_encoding);
 	tcase_add_test(tc, asks_for_count_stop_only_when_receiving_a_udp_count);
 	tcase_add_test(tc, asks_for_udp_offload_on_udp_only);
+	tcase_add_test(tc, asks_for_clamp_unless_no_clamp);
 	tcase_add_test(tc, asks_for_stats_rr_latency_where_needed);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
