@@ -2,10 +2,14 @@
  * (see server_record.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "audit.h"
+#include "caps_doc.h"
 #include "http.h"
 #include "iperf.h"
 #include "iperf_error.h"
@@ -89,7 +93,9 @@ direction(const struct iperf_test *t)
 	return t->settings.reverse ? "reverse" : "forward";
 }
 
-/* What the test's parameters say, for a refused or finished test. */
+/* What the test's parameters say, for a refused or finished test; the
+ * caps it was clamped to (requested and applied), which the caller
+ * frees (caps_free). */
 static void
 event_of_test(struct audit_event *e, struct iperf_test *t)
 {
@@ -98,6 +104,17 @@ event_of_test(struct audit_event *e, struct iperf_test *t)
 	e->protocol = t->proto != NULL ? t->proto->name : NULL;
 	e->direction = direction(t);
 	e->streams = test_total_streams(t);
+	if (t->run.srv.caps_clamped) {
+		e->requested = caps_requested_json(&t->run.srv.caps);
+		e->applied = caps_applied_json(&t->run.srv.caps);
+	}
+}
+
+static void
+caps_free(struct audit_event *e)
+{
+	cJSON_Delete((cJSON *)(uintptr_t)e->requested);
+	cJSON_Delete((cJSON *)(uintptr_t)e->applied);
 }
 
 /* The limits a failed test ran into, for the metrics. */
@@ -153,14 +170,28 @@ record_refused(struct server_record *r, struct iperf_test *s,
 	e.result = "refused";
 	e.reason = gate_label(why);
 	audit_out(r, s, &e);
+	caps_free(&e);
 }
 
 void
 record_started(struct server_record *r, struct iperf_test *t)
 {
-	if (r->stats != NULL)
-		server_stats_test_started(r->stats,
-		    t->proto != NULL ? t->proto->name : "TCP");
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} caps[] = { { CAP_DURATION, "duration" }, { CAP_BYTES, "bytes" },
+		{ CAP_STREAMS, "streams" }, { CAP_BITRATE, "bitrate" } };
+	size_t i;
+
+	if (r->stats == NULL)
+		return;
+	server_stats_test_started(r->stats,
+	    t->proto != NULL ? t->proto->name : "TCP");
+	/* each cap that clamped the test is a limit hit */
+	for (i = 0; t->run.srv.caps_clamped && i < sizeof(caps) / sizeof(caps[0]);
+	     i++)
+		if (t->run.srv.caps.changed & caps[i].bit)
+			server_stats_limit_hit(r->stats, caps[i].name);
 }
 
 /* Bytes this end sent and received on the test's streams. */
@@ -208,4 +239,5 @@ record_ended(struct server_record *r, struct iperf_test *s,
 			    limit_of(t->run.err.code));
 	}
 	audit_out(r, s, &e);
+	caps_free(&e);
 }

@@ -116,8 +116,12 @@ def our_argv(ours, cmd, port):
 def run_case(ours, capdir, name):
     cmds, want = parse_capture(os.path.join(capdir, name + ".txt"))
     port = free_port()
+    # the captures are 3.21 against 3.21: our client asks for no clamp
+    # (a capped server's refusal, not an iperf3-compat clamp)
+    client = our_argv(ours, cmds["client"], port)
+    client.insert(1, "--no-clamp")
     cli, _, sout, serr = one_test(our_argv(ours, cmds["server"], port),
-                                  our_argv(ours, cmds["client"], port), 40)
+                                  client, 40)
     got = {("client", "stdout"): cli.stdout.splitlines(),
            ("client", "stderr"): cli.stderr.splitlines(),
            ("server", "stdout"): sout.splitlines(),

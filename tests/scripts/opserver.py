@@ -154,10 +154,12 @@ def ports():
         if f"Serving on port {port}" not in out:
             probs.append(f"no 'Serving on port {port}' line")
     # -J: start.server_port
-    srv = start_server([OURS, "-s", "-J", "-p", f"{base}-{base + 1}"], base + 1)
+    srv = start_server([OURS, "-s", "-1", "-J", "-p", f"{base}-{base + 1}"],
+                       base + 1)
     try:
         rc, _, err, _ = timed_run([client_prog(), "-c", "127.0.0.1", "-p",
                                    str(base + 1), "-t", "1"], 30)
+        testlib.wait_exit(srv, 15)  # -1: its document, then its end
     finally:
         stop(srv)
     docs = testlib.json_values(srv.stdout.read(), lenient=True)
@@ -311,6 +313,40 @@ def audit():
     if len(new) != 1 or new[0].get("event") != "refused":
         probs.append(f"after the rename and SIGHUP the new file has {new}")
     report("audit: JSON lines, reopened on SIGHUP", probs)
+
+
+def caps_audit():
+    port = free_port()
+    probs = []
+    path = os.path.join(TMP, "caps.log")
+    srv = start_server([OURS, "-s", "-p", str(port), "--max-tests", "2",
+                        "--server-max-duration", "2", "--audit-log", path],
+                       port)
+    try:
+        rc, out, err, secs = timed_run([OURS, "-c", "127.0.0.1", "-p",
+                                        str(port), "-t", "5", "-b", "10M"],
+                                       30)
+        if rc != 0 or secs > 4.5:
+            probs.append(f"our client: exit {rc} after {secs:.1f}s")
+        if PEERS:
+            rc, out, err, _ = timed_run([PEERS[-1][1], "-c", "127.0.0.1",
+                                         "-p", str(port), "-t", "5"], 30)
+            if rc == 0:
+                probs.append("stock client with -t 5 was not refused")
+        time.sleep(0.3)
+    finally:
+        stop(srv)
+    lines = audit_lines(path)
+    tests = [d for d in lines if d.get("event") == "test"]
+    refused = [d for d in lines if d.get("event") == "refused"]
+    if len(tests) != 1 or tests[0].get("requested") != {"duration": 5} or \
+            tests[0].get("applied") != {"duration": 2}:
+        probs.append(f"clamped test line: {tests}"[:300])
+    if PEERS and (len(refused) != 1 or refused[0].get("reason") != "caps" or
+                  "maximum" not in (refused[0].get("error") or "")):
+        probs.append(f"stock refusal line: {refused}"[:300])
+    report("caps_audit: a clamped test and a stock refusal in the audit log",
+           probs)
 
 
 def accept_rate():
@@ -639,7 +675,7 @@ def activation():
     report("activation: the passed socket serves a stock client", probs)
 
 
-CASES = [ports, allow_deny, allow_file, audit, accept_rate, held, storm,
+CASES = [ports, allow_deny, allow_file, audit, caps_audit, accept_rate, held, storm,
          prefix_v6, metrics, activation]
 
 

@@ -86,10 +86,12 @@ def summary():
 # ---- our JSON keys ------------------------------------------------------------
 
 # Key paths only our -J documents have (stock parsers ignore them): which
-# program wrote it, and the figures of stats_dist.h (rtt_us, delay_var_us,
-# lost_in_receiver, with what is inside them).
+# program wrote it, the figures of stats_dist.h (rtt_us, delay_var_us,
+# lost_in_receiver, with what is inside them), the caps a server clamped
+# the test to and the port of a server's range.
 OUR_KEY = re.compile(r"(^|\.)(start\.implementation|rtt_us|delay_var_us|"
-                     r"lost_in_receiver)(\.|$)")
+                     r"lost_in_receiver|start\.server_caps|"
+                     r"start\.server_port)(\.|$)")
 
 
 def check_distribution(probs, what, d, keys):
