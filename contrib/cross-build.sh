@@ -21,7 +21,7 @@
 #            the unit suites for the target.
 # --minimal  the small boards' recipe: also leave out what stock iperf3
 #            lacks and what costs size (--disable-plot --disable-csv
-#            --disable-metrics --disable-rr); the tree is
+#            --disable-metrics --disable-rr --disable-operator); the tree is
 #            _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
@@ -259,7 +259,8 @@ build="$work/build"
 [ $static -eq 1 ] && build="$work/build-static"
 if [ $minimal -eq 1 ]; then
 	build="$build-minimal"
-	set -- --disable-plot --disable-csv --disable-metrics --disable-rr "$@"
+	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
+	    --disable-operator "$@"
 fi
 rm -rf "$build"
 mkdir -p "$build"

@@ -3,7 +3,11 @@
 # runs over every corpus file.
 FUZZ_TARGETS = %reldir%/fuzz_units %reldir%/fuzz_params %reldir%/fuzz_results \
 	%reldir%/fuzz_ctrl %reldir%/fuzz_udp %reldir%/fuzz_options \
-	%reldir%/fuzz_auth %reldir%/fuzz_users %reldir%/fuzz_allow
+	%reldir%/fuzz_auth %reldir%/fuzz_users
+# --allow-file's parser: with the operator's server (--disable-operator)
+if HAVE_OPERATOR
+FUZZ_TARGETS += %reldir%/fuzz_allow
+endif
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =

@@ -24,12 +24,12 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/session/ctrl.c %reldir%/session/ctrl.h \
 	%reldir%/session/params.c %reldir%/session/params.h \
 	%reldir%/core/ext.c %reldir%/core/ext.h %reldir%/core/caps.h \
-	%reldir%/session/caps_doc.c %reldir%/session/caps_doc.h \
+	%reldir%/session/caps_doc.h \
 	%reldir%/base/json.c %reldir%/base/json.h \
 	%reldir%/net/net.c %reldir%/net/net.h \
 	%reldir%/net/flowlabel.c %reldir%/net/flowlabel.h \
 	%reldir%/net/tcp_info.c %reldir%/net/tcp_info.h \
-	%reldir%/net/listen_fds.c %reldir%/net/listen_fds.h \
+	%reldir%/net/listen_fds.h \
 	%reldir%/measure/latstat.c %reldir%/measure/latstat.h \
 	%reldir%/session/probe.c %reldir%/session/probe.h \
 	%reldir%/stream/rr_wire.c %reldir%/stream/rr.h \
@@ -55,32 +55,32 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/measure/udp_acct.c %reldir%/measure/udp_acct.h \
 	%reldir%/session/session.c %reldir%/session/session.h \
 	%reldir%/client/client.c %reldir%/client/client.h \
-	%reldir%/client/client_caps.c %reldir%/client/client_caps.h \
+	%reldir%/client/client_caps.h \
 	%reldir%/server/server.c %reldir%/server/server.h \
 	%reldir%/server/server_accept.c %reldir%/server/server_accept.h \
 	%reldir%/server/server_multi.c %reldir%/server/server_multi.h \
 	%reldir%/server/server_multi_int.h %reldir%/server/server_dispatch.c \
 	%reldir%/server/server_admit.c %reldir%/server/server_admit.h \
-	%reldir%/server/server_ports.c %reldir%/server/server_ports.h \
-	%reldir%/server/server_record.c %reldir%/server/server_record.h \
+	%reldir%/server/server_ports.h \
+	%reldir%/server/server_record.h \
 	%reldir%/server/server_child.h \
 	%reldir%/net/addr.c %reldir%/net/addr.h \
 	%reldir%/core/notes.c %reldir%/core/notes.h \
 	%reldir%/server/server_limits.c %reldir%/server/server_limits.h \
-	%reldir%/server/server_stats.c %reldir%/server/server_stats.h \
-	%reldir%/server/server_metrics_http.c %reldir%/server/server_metrics_http.h \
-	%reldir%/http/http.h %reldir%/http/http_listen.c \
-	%reldir%/server/server_caps.c %reldir%/server/server_caps.h \
+	%reldir%/server/server_stats.h \
+	%reldir%/server/server_metrics_http.h \
+	%reldir%/http/http.h \
+	%reldir%/server/server_caps.h \
 	%reldir%/measure/ratewin.c %reldir%/measure/ratewin.h \
-	%reldir%/measure/tbucket.c %reldir%/measure/tbucket.h \
-	%reldir%/net/cidr.c %reldir%/net/cidr.h \
-	%reldir%/server/acl.c %reldir%/server/acl.h \
-	%reldir%/server/sources.c %reldir%/server/sources.h \
-	%reldir%/server/audit.c %reldir%/server/audit.h \
+	%reldir%/measure/tbucket.h \
+	%reldir%/net/cidr.h \
+	%reldir%/server/acl.h \
+	%reldir%/server/sources.h \
+	%reldir%/server/audit.h \
 	%reldir%/options/options.c %reldir%/options/options.h %reldir%/options/options_int.h \
 	%reldir%/options/options_apply.c %reldir%/options/options_apply_misc.c \
 	%reldir%/options/options_table.c %reldir%/options/options_util.c \
-	%reldir%/options/options_apply_out.c %reldir%/options/options_apply_server.c \
+	%reldir%/options/options_apply_out.c \
 	%reldir%/options/options_check.c %reldir%/options/options_help.c \
 	%reldir%/report/report.c %reldir%/report/report.h \
 	%reldir%/report/report_fmt.c %reldir%/report/report_select.c \
@@ -88,7 +88,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/report/report_calc.c %reldir%/report/report_calc.h \
 	%reldir%/report/report_rows.c %reldir%/report/report_rows.h \
 	%reldir%/report/report_text.c \
-	%reldir%/report/report_caps.c %reldir%/report/report_caps.h \
+	%reldir%/report/report_caps.h \
 	%reldir%/report/report_text_sum.c \
 	%reldir%/report/report_json.c \
 	%reldir%/report/report_json_data.c \
@@ -120,12 +120,30 @@ EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
 	%reldir%/report/report_rr_stub.c \
 	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \
 	%reldir%/report/plot_fmt.c
-# The HTTP endpoints (server /metrics): over libmicrohttpd when configure
-# found it, else a stub whose http_start() says so.
+# The operator's server (caps that clamp, admission, port ranges, socket
+# activation, audit log, metrics), left out by --disable-operator (the
+# small boards' --minimal) for the stubs that keep the dispatcher as it
+# is without those options.  Its HTTP endpoints (/metrics): over
+# libmicrohttpd when configure found it, else a stub whose http_start()
+# says so.
+if HAVE_OPERATOR
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/session/caps_doc.c %reldir%/net/listen_fds.c \
+	%reldir%/client/client_caps.c %reldir%/server/server_ports.c \
+	%reldir%/server/server_record.c %reldir%/server/server_stats.c \
+	%reldir%/server/server_metrics_http.c %reldir%/http/http_listen.c \
+	%reldir%/server/server_caps.c %reldir%/measure/tbucket.c \
+	%reldir%/net/cidr.c %reldir%/server/acl.c %reldir%/server/sources.c \
+	%reldir%/server/audit.c %reldir%/server/server_gate.c \
+	%reldir%/options/options_apply_server.c %reldir%/report/report_caps.c
 if HAVE_MHD
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http.c
 else
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http_stub.c
+endif
+else
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/server/operator_stub.c \
+	%reldir%/server/server_caps_stub.c
 endif
 EXTRA_DIST += %reldir%/http/http.c %reldir%/http/http_stub.c
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS) \

@@ -34,13 +34,13 @@ CHECK_SUITES = \
 	%reldir%/unit/check_bounds \
 	%reldir%/unit/check_session \
 	%reldir%/unit/check_accept \
-	%reldir%/unit/check_dispatch \
-	%reldir%/unit/check_listen_fds \
-	%reldir%/unit/check_acl \
-	%reldir%/unit/check_audit \
-	%reldir%/unit/check_http \
-	%reldir%/unit/check_server_stats \
-	%reldir%/unit/check_caps
+	%reldir%/unit/check_dispatch
+# The operator's server (configure --disable-operator leaves it out).
+if HAVE_OPERATOR
+CHECK_SUITES += %reldir%/unit/check_listen_fds %reldir%/unit/check_acl \
+	%reldir%/unit/check_audit %reldir%/unit/check_http \
+	%reldir%/unit/check_server_stats %reldir%/unit/check_caps
+endif
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
@@ -86,8 +86,10 @@ endif
 
 # A server's registry with a sample counted, rendered or served
 # (tests/scripts/server_stats.py).  Its own main(): not the suites' LDADD.
+if HAVE_OPERATOR
 check_PROGRAMS += %reldir%/unit/stats_dump
 %canon_reldir%_unit_stats_dump_LDADD = src/libiperf_core.la $(STATIC_BIN_LDFLAGS)
+endif
 
 # libiperf through its public API only (threads in one process).
 check_PROGRAMS += %reldir%/unit/api_threads

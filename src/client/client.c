@@ -243,9 +243,11 @@ client_exchange_results(struct iperf_test *test)
 static int
 client_on_json(struct iperf_test *test, const char *json, size_t len)
 {
+#ifdef HAVE_OPERATOR
 	/* Before the streams: our server's caps (ext.h "clamp"). */
 	if (test->run.state == PARAM_EXCHANGE)
 		return client_caps_on_doc(test, json, len);
+#endif
 	if (session_apply_results(test, json, len) == -1)
 		return -1;
 	session_expect_state(test);
@@ -355,7 +357,9 @@ client_on_cookie(struct iperf_test *test, const char *cookie)
 
 static const struct ctrl_transition client_fsm[] = {
 	{ PARAM_EXCHANGE, 0, client_send_params },
+#ifdef HAVE_OPERATOR /* caps that clamp (--disable-operator) */
 	{ EXT_STATE_CAPS, PARAM_EXCHANGE, client_caps_state },
+#endif
 	{ EXT_STATE_CONFIRM, PARAM_EXCHANGE, client_ext_confirm },
 	{ EXT_STATE_PROBE, CTRL_ANY, client_probe_answer },
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },

@@ -26,7 +26,9 @@ static const struct ext_name {
 	{ "rr", EXT_RR }, /* a server without it never confirms it */
 #endif
 	{ "latency", EXT_LATENCY },
-	{ "clamp", EXT_CLAMP },
+#ifdef HAVE_OPERATOR
+	{ "clamp", EXT_CLAMP }, /* a server without it clamps nothing */
+#endif
 };
 
 
@@ -76,8 +78,10 @@ ext_client_wants(const struct iperf_test *test)
 		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
 	if (test->opt->latency)
 		want |= EXT_LATENCY;
+#ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;
+#endif
 	return want;
 }
 

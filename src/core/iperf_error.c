@@ -160,7 +160,9 @@ static const struct error_text error_texts[] = {
 	{ IEMAXTESTSPERIP, SFX_NONE, "the number of tests from one client address (--max-tests-per-ip) must be between 1 and 64" },
 	{ IEPERIPNOMAX, SFX_NONE, "--max-tests-per-ip needs --max-tests (more than one test at once)" },
 	{ IEOPTVALUE, SFX_NONE, "invalid value of an option" },
+#ifdef HAVE_OPERATOR
 	{ IESERVEROPT, SFX_NONE, "a server option cannot be used" },
+#endif
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 

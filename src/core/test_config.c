@@ -38,6 +38,7 @@ config_free_strings(struct iperf_local *o)
 	for (i = 0; i < o->xbind_count; i++)
 		free(o->xbind[i]);
 	free(o->xbind);
+#ifdef HAVE_OPERATOR /* the operator's server (--disable-operator) */
 	for (i = 0; i < o->allow_count; i++)
 		free(o->allow[i]);
 	free(o->allow);
@@ -47,6 +48,7 @@ config_free_strings(struct iperf_local *o)
 	free(o->allow_file);
 	free(o->audit_log);
 	free(o->metrics_listen);
+#endif
 	free(o->server_hostname);
 	free(o->bind_address);
 	free(o->bind_dev);

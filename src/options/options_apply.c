@@ -93,10 +93,12 @@ set_host_dev(struct iperf_test *test, char **field, const char *arg)
 int
 opt_apply_port(struct iperf_test *test, const char *arg)
 {
+#ifdef HAVE_OPERATOR
 	int rc = options_port_range(test, arg);
 
 	if (rc != 1)
 		return rc;
+#endif
 	test->cfg->opt.server_port_last = 0; /* the last -p wins */
 	return parse_port(test, arg, &test->cfg->opt.server_port);
 }

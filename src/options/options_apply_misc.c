@@ -390,6 +390,7 @@ opt_apply_server_max_duration(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+#ifdef HAVE_OPERATOR /* the operator's server (--disable-operator) */
 /* --server-max-bytes BYTES (ours): per test, both directions added;
  * the suffixes of -n; 0 is no cap. */
 int
@@ -437,6 +438,7 @@ opt_apply_no_clamp(struct iperf_test *test, const char *arg)
 	test->cfg->opt.no_clamp = 1;
 	return 0;
 }
+#endif
 
 int
 opt_apply_username(struct iperf_test *test, const char *arg)

@@ -360,9 +360,11 @@ options_check(struct iperf_test *test)
 	if (options_seen(test, OPT_ID_MAX_TESTS_PER_IP) &&
 	    !options_seen(test, OPT_ID_MAX_TESTS))
 		return iperf_fail(test, IEPERIPNOMAX, 0);
+#ifdef HAVE_OPERATOR
 	if (test->cfg->opt.role == 'c' && test->cfg->opt.server_port_last > 0)
 		return iperf_fail_arg(test, IESERVEROPT, "a port range (-p "
 		    "FIRST-LAST) is for a server; a client connects to one port");
+#endif
 	json_warnings(test);
 	return 0;
 }

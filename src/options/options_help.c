@@ -39,7 +39,9 @@ static const struct help_line help_lines[] = {
 	{ 1, "" },
 	{ 1, "Server or Client:" },
 	{ 1, "  -p, --port      #         port the server listens on / the client connects to" },
+#ifdef HAVE_OPERATOR
 	{ 1, "                            (a server may listen on a range: -p 5201-5210)" },
+#endif
 	{ 1, "  -f, --format   [kmgtKMGT] unit for rates in reports: Kbits, Mbits, Gbits, Tbits" },
 	{ 1, "  -i, --interval  #         seconds between interval reports" },
 	{ 1, "  -I, --pidfile file        write the process ID to this file" },
@@ -83,6 +85,7 @@ static const struct help_line help_lines[] = {
 	{ 1, "                            more: every output line starts [T<n>])" },
 	{ 1, "  --max-tests-per-ip #      of those, at most # from one client address" },
 	{ 1, "  --server-max-duration #   longest test, in seconds, that the server will run" },
+#ifdef HAVE_OPERATOR
 	{ 1, "  --server-max-bytes #[KMGT]  most bytes a test may move (both directions added)" },
 	{ 1, "  --server-max-streams #    most streams a test may have (-P x 2 with --bidir)" },
 	{ 1, "                            (an iperf3-compat client has its test clamped to" },
@@ -99,6 +102,7 @@ static const struct help_line help_lines[] = {
 	{ 1, "                            reopened on SIGHUP" },
 	{ 1, "  --metrics-listen [<addr>:]<port>  serve Prometheus metrics of the server" },
 	{ 1, "                            at /metrics (address 127.0.0.1 unless given)" },
+#endif
 	{ OPT_HAVE_SSL, "  --rsa-private-key-path    file with the RSA private key that decrypts" },
 	{ OPT_HAVE_SSL, "                            the client's credentials" },
 	{ OPT_HAVE_SSL, "  --authorized-users-path   file with the credentials of the users" },
@@ -164,8 +168,10 @@ static const struct help_line help_lines[] = {
 	{ 1, "  --latency                 also time round trips on the control connection," },
 	{ 1, "                            1 s idle before the load, then under load" },
 	{ 1, "                            (needs an iperf3-compat server)" },
+#ifdef HAVE_OPERATOR
 	{ 1, "  --no-clamp                be refused, as by 3.21, where an iperf3-compat server" },
 	{ 1, "                            would clamp the test to its caps (--server-max-*)" },
+#endif
 	{ OPT_HAVE_CSV, "  --csv                     CSV rows (one per stream and interval, then the" },
 	{ OPT_HAVE_CSV, "                            summary) in place of the text report" },
 	{ OPT_HAVE_PLOT, "  --plot file               write an SVG plot of the run to file" },

@@ -169,6 +169,7 @@ const struct opt_row options_table[] = {
 	{ "mptcp", 'm', NO, OPT_HAVE_MPTCP, OPT_ID_MPTCP, B, 1, opt_apply_mptcp },
 	{ "server-max-duration", L(OPT_ID_SERVER_MAX_DURATION), REQ, 1,
 	    OPT_ID_SERVER_MAX_DURATION, S, 1, opt_apply_server_max_duration },
+#ifdef HAVE_OPERATOR /* the operator's server (--disable-operator) */
 	{ "allow", L(OPT_ID_ALLOW), REQ, 1, OPT_ID_ALLOW, S, 1, opt_apply_allow },
 	{ "deny", L(OPT_ID_DENY), REQ, 1, OPT_ID_DENY, S, 1, opt_apply_deny },
 	{ "allow-file", L(OPT_ID_ALLOW_FILE), REQ, 1, OPT_ID_ALLOW_FILE, S, 1,
@@ -187,6 +188,7 @@ const struct opt_row options_table[] = {
 	    OPT_ID_SERVER_MAX_STREAMS, S, 1, opt_apply_server_max_streams },
 	{ "no-clamp", L(OPT_ID_NO_CLAMP), NO, 1, OPT_ID_NO_CLAMP, C, 1,
 	    opt_apply_no_clamp },
+#endif
 	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },
 	{ "help", 'h', NO, 1, OPT_ID_HELP, B, 1, opt_apply_help },
 };

@@ -317,9 +317,12 @@ udp_accept(struct iperf_test *test, int listen_fd, int *ready,
 	 * else (late data of an old test, strangers' junk) is dropped.  A
 	 * dispatcher's test (server_child.h) takes it only from the host of
 	 * its control connection, the source it admitted. */
-	if (n != UDP_HELLO_LEN || known_peer(test, &ss, len) ||
-	    (test->child_ops != NULL &&
-		!addr_same_host(&ss, &test->run.srv.peer_addr)))
+	if (n != UDP_HELLO_LEN || known_peer(test, &ss, len)
+#ifdef HAVE_OPERATOR /* admission by source (--disable-operator) */
+	    || (test->child_ops != NULL &&
+		!addr_same_host(&ss, &test->run.srv.peer_addr))
+#endif
+	    )
 		return iperf_fail(test, IESTREAMACCEPT, n == -1 ? errno : 0);
 	/* Our client asked for GSO/GRO: grant it in the reply (ext.h). */
 	test->run.udp_offload = (test->settings.ext_want & EXT_UDP_OFFLOAD) &&

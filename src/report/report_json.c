@@ -164,10 +164,12 @@ json_on_connect(struct iperf_test *test)
 	add_str(peer, "host", client ? test->opt->server_hostname :
 	    test->run.srv.peer_host);
 	add_num(peer, "port", client ? test->opt->server_port : test->run.srv.peer_port);
+#ifdef HAVE_OPERATOR
 	/* a dispatcher's test: the port it was reached on (of a -p range) */
 	if (!client && test->listen_port > 0)
 		add_num(test->run.rep.json_start, "server_port",
 		    test->listen_port);
+#endif
 	add_str(test->run.rep.json_start, "cookie", test->run.cookie);
 	if (!report_is_datagram(test) && !report_is_sctp(test)) {
 		if (test->settings.mss > 0)

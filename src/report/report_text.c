@@ -123,11 +123,13 @@ text_on_connect(struct iperf_test *test)
 	} else {
 		(void)iperf_printf(test, "Accepted connection from %s, port %d\n",
 		    test->run.srv.peer_host, test->run.srv.peer_port);
+#ifdef HAVE_OPERATOR
 		/* a server of several ports (-p FIRST-LAST, or sockets
 		 * systemd passed): which one this test came to */
 		if (test->listen_port > 0 && test->opt->server_port_last > 0)
 			(void)iperf_printf(test, "Serving on port %d\n",
 			    test->listen_port);
+#endif
 	}
 	if (test->opt->verbose)
 		print_connect_details(test);

@@ -70,6 +70,9 @@ int gate_reload(struct server_gate *g, const struct iperf_local *o, char *err,
 enum gate_reason gate_at_accept(struct server_gate *g,
     const struct iperf_local *o, const struct sockaddr_storage *ss,
     const struct gate_counts *c, uint64_t now_us);
+/* 1 when a and b are in one /24 (IPv4, or mapped) or /64 (IPv6). */
+int gate_same_prefix(const struct sockaddr_storage *a,
+    const struct sockaddr_storage *b);
 /* A test's parameters were accepted: may it have a slot?  active: tests
  * holding one; threads_used of the server's budget, threads the test's
  * own.  (The caller checks --one-off.) */

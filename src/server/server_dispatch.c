@@ -18,7 +18,6 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "cidr.h"
 #include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
@@ -34,6 +33,7 @@
 #include "test.h"
 #include "banned.h"
 
+#ifdef HAVE_OPERATOR
 static void
 drain_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 {
@@ -108,15 +108,37 @@ expire_drains(struct server_multi *m, int all)
 		free(d);
 	}
 }
+#else
+/* Refused right after accept() (the dispatcher's own limits): busy. */
+static void
+refuse_now(struct server_multi *m, int fd, const struct sockaddr_storage *ss,
+    int port, enum gate_reason why)
+{
+	record_refused(&m->rec, m->server, ss, port, why, NULL);
+	server_deny(fd);
+}
+
+static void
+expire_drains(struct server_multi *m, int all)
+{
+	(void)m;
+	(void)all;
+}
+#endif
+
 
 static int
 port_of_listener(const struct server_multi *m, int fd)
 {
+#ifdef HAVE_OPERATOR /* several ports (--disable-operator: one) */
 	int i;
 
 	for (i = 0; i < m->ports.n; i++)
 		if (m->ports.fd[i] == fd)
 			return m->ports.port[i];
+#else
+	(void)fd;
+#endif
 	return m->server->opt->server_port;
 }
 
@@ -161,7 +183,9 @@ static void
 listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 {
 	struct server_multi *m = arg;
+#ifdef HAVE_OPERATOR
 	struct gate_counts c;
+#endif
 	enum gate_reason why;
 	struct hello *h;
 	socklen_t len;
@@ -178,11 +202,15 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 		return;
 	}
 	h->port = port_of_listener(m, fd);
+#ifdef HAVE_OPERATOR
 	pthread_mutex_lock(&m->lock);
 	multi_count_source(m, &h->ss, NULL, &c);
 	pthread_mutex_unlock(&m->lock);
 	why = gate_at_accept(&m->gate, m->server->opt, &h->ss, &c,
 	    evloop_now(loop));
+#else
+	why = GATE_OK;
+#endif
 	if (why == GATE_OK && m->nhellos >= MULTI_HELLO_MAX)
 		why = GATE_BUSY;
 	if (why != GATE_OK || net_set_nonblocking(nfd, 1) == -1 ||
@@ -222,7 +250,9 @@ announce(struct server_multi *m)
 {
 	struct iperf_test *s = m->server;
 	int again = s->idle_restarted;
+#ifdef HAVE_OPERATOR
 	char ports[200];
+#endif
 
 	/* After an --idle-timeout restart, the banner again only with -d
 	 * (as the one-test server). */
@@ -235,13 +265,18 @@ announce(struct server_multi *m)
 		s->reporter->server_listening(s);
 	(void)iperf_printf(s, "-----------------------------------------------"
 	    "------------\n");
+#ifdef HAVE_OPERATOR
 	server_ports_describe(&m->ports, ports, sizeof(ports));
-	if (s->opt->max_tests > 1)
-		(void)iperf_printf(s, "Server listening on %s (up to %d tests "
-		    "at once)\n", ports, s->opt->max_tests);
-	else
+	if (s->opt->max_tests <= 1) /* an operator's option made it one */
 		(void)iperf_printf(s, "Server listening on %s (one test at a "
 		    "time)\n", ports);
+	else
+		(void)iperf_printf(s, "Server listening on %s (up to %d tests "
+		    "at once)\n", ports, s->opt->max_tests);
+#else
+	(void)iperf_printf(s, "Server listening on %d (up to %d tests at "
+	    "once)\n", s->opt->server_port, s->opt->max_tests);
+#endif
 	(void)iperf_printf(s, "-----------------------------------------------"
 	    "------------\n");
 	report_flush(s);
@@ -251,6 +286,7 @@ announce(struct server_multi *m)
 static int
 open_operator_parts(struct server_multi *m)
 {
+#ifdef HAVE_OPERATOR
 	struct iperf_test *s = m->server;
 	char err[256], msg[512];
 
@@ -260,6 +296,10 @@ open_operator_parts(struct server_multi *m)
 		return iperf_fail_arg(s, IESERVEROPT, msg);
 	}
 	return record_open(&m->rec, s);
+#else
+	(void)m;
+	return 0; /* none without the operator's server */
+#endif
 }
 
 static int
@@ -321,6 +361,7 @@ multi_close(struct server_multi *m)
 	record_close(&m->rec);
 }
 
+#ifdef HAVE_OPERATOR
 /* SIGHUP with --allow-file or --audit-log: read the one again, reopen
  * the other (logrotate), and go on.  Without them SIGHUP ends the
  * server, as 3.21's.  1 when taken. */
@@ -341,6 +382,15 @@ take_sighup(struct server_multi *m)
 	record_reopen(&m->rec, s);
 	return 1;
 }
+#else
+/* Without the operator's options SIGHUP ends the server, as 3.21's. */
+static int
+take_sighup(struct server_multi *m)
+{
+	(void)m;
+	return 0;
+}
+#endif
 
 /* -1: the one test has been served and is gone.  (nruns changes in this
  * thread only; served in the tests' threads.) */
@@ -440,11 +490,15 @@ server_multi_wanted(const struct iperf_test *s)
 {
 	const struct iperf_local *o = s->opt;
 
+#ifdef HAVE_OPERATOR
 	return o->max_tests > 1 || o->server_port_last > 0 ||
 	    o->allow_count > 0 || o->deny_count > 0 || o->allow_file != NULL ||
 	    o->max_tests_per_prefix > 0 || o->accept_rate > 0 ||
 	    o->audit_log != NULL || o->metrics_listen != NULL ||
 	    server_ports_activated();
+#else
+	return o->max_tests > 1; /* none of the options above exists */
+#endif
 }
 
 int

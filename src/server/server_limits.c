@@ -62,6 +62,7 @@ check_requested_rate(struct iperf_test *test)
 	return iperf_fail(test, IETOTALRATE, 0);
 }
 
+#ifdef HAVE_OPERATOR /* the operator's server (--disable-operator) */
 /*
  * --server-max-streams, --server-max-bytes (ours): a stock client's test
  * beyond them gets the duration cap's refusal, the one error every stock
@@ -81,13 +82,17 @@ check_streams_bytes(struct iperf_test *test)
 		return iperf_fail(test, IEMAXSERVERTESTDURATIONEXCEEDED, 0);
 	return 0;
 }
+#endif
 
 int
 server_limits_check_params(struct iperf_test *test)
 {
-	if (check_duration(test) == -1 || check_requested_rate(test) == -1 ||
-	    check_streams_bytes(test) == -1)
+	if (check_duration(test) == -1 || check_requested_rate(test) == -1)
 		return -1;
+#ifdef HAVE_OPERATOR
+	if (check_streams_bytes(test) == -1)
+		return -1;
+#endif
 	return 0;
 }
 
@@ -157,10 +162,12 @@ rate_cb(timer_id t, uint64_t now_us, void *arg)
 	double limit = (double)test->opt->bitrate_limit, bps;
 
 	(void)t;
+#ifdef HAVE_OPERATOR
 	/* A test paced at the cap (clamped, server_caps.h) may be measured
 	 * a little above it: a sender catching up within the window. */
 	if (test->run.srv.caps_clamped)
 		limit *= 1.0 + SERVER_CAPS_RATE_SLACK;
+#endif
 	if (!ratewin_add(&test->run.srv.rate_window, now_us, total_bytes(test), &bps) ||
 	    bps <= limit)
 		return 1;
@@ -199,6 +206,7 @@ arm_rate_timer(struct iperf_test *test)
 	return 0;
 }
 
+#ifdef HAVE_OPERATOR
 /* --server-max-bytes: a test that has moved more than the cap, by more
  * than a margin (a tenth, and a block a stream in flight), is stopped as
  * the duration cap stops one, whatever its client. */
@@ -231,13 +239,17 @@ arm_bytes_timer(struct iperf_test *test)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
 }
+#endif
 
 int
 server_limits_start(struct iperf_test *test)
 {
-	if (arm_duration_timer(test) == -1 || arm_rate_timer(test) == -1 ||
-	    arm_bytes_timer(test) == -1)
+	if (arm_duration_timer(test) == -1 || arm_rate_timer(test) == -1)
 		return -1;
+#ifdef HAVE_OPERATOR
+	if (arm_bytes_timer(test) == -1)
+		return -1;
+#endif
 	return 0;
 }
 
@@ -246,7 +258,9 @@ server_limits_stop(struct iperf_test *test)
 {
 	evloop_cancel_timer(test->loop, &test->run.safety_timer);
 	evloop_cancel_timer(test->loop, &test->run.srv.rate_timer);
+#ifdef HAVE_OPERATOR
 	evloop_cancel_timer(test->loop, &test->run.srv.bytes_timer);
+#endif
 }
 
 /* ---- idle ---------------------------------------------------------------- */

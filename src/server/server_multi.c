@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "addr.h"
-#include "cidr.h"
 #include "affinity.h"
 #include "evloop.h"
 #include "iperf.h"
@@ -46,24 +45,20 @@ void
 multi_count_source(struct server_multi *m, const struct sockaddr_storage *ss,
     const struct multi_run *except, struct gate_counts *c)
 {
-	struct cidr net, other;
 	struct hello *h;
 	struct multi_run *r;
 
 	memset(c, 0, sizeof(*c));
-	cidr_of_addr(ss, 24, 64, &net);
 	for (h = m->hellos; h != NULL; h = h->next) {
-		cidr_of_addr(&h->ss, 24, 64, &other);
 		c->host_pending += addr_same_host(&h->ss, ss);
-		c->prefix_pending += cidr_equal(&net, &other);
+		c->prefix_pending += gate_same_prefix(&h->ss, ss);
 	}
 	for (r = m->runs; r != NULL; r = r->next) {
 		int host = addr_same_host(&r->peer, ss), pfx;
 
 		if (r == except || r->finished)
 			continue;
-		cidr_of_addr(&r->peer, 24, 64, &other);
-		pfx = cidr_equal(&net, &other);
+		pfx = gate_same_prefix(&r->peer, ss);
 		if (r->has_slot) {
 			c->host_active += host;
 			c->prefix_active += pfx;
@@ -234,6 +229,7 @@ start_run(struct server_multi *m, struct hello *h)
 
 /* A whole cookie arrived: a data connection of a test setting up its
  * streams, else a new test. */
+#ifdef HAVE_OPERATOR
 /* A data connection and its test's control connection come from one
  * host (sockets without an address, AF_UNIX, are not compared). */
 static int
@@ -243,6 +239,7 @@ same_source(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
 		return a->ss_family == b->ss_family;
 	return addr_same_host(a, b);
 }
+#endif
 
 void
 multi_dispatch_cookie(struct server_multi *m, struct hello *h)
@@ -253,9 +250,12 @@ multi_dispatch_cookie(struct server_multi *m, struct hello *h)
 	for (r = m->runs; r != NULL; r = r->next) {
 		/* a data connection comes from its test's client */
 		if (!r->wants_data || strncmp((const char *)h->buf,
-					  r->cookie, IPERF_COOKIE_SIZE) != 0 ||
-		    !same_source(&h->ss, &r->peer))
+					  r->cookie, IPERF_COOKIE_SIZE) != 0)
 			continue;
+#ifdef HAVE_OPERATOR /* admission by source (--disable-operator) */
+		if (!same_source(&h->ss, &r->peer))
+			continue;
+#endif
 		if (r->inbox_len < MULTI_INBOX_MAX) {
 			r->inbox[r->inbox_len++] = h->fd;
 			test_wake(r->test);

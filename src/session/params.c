@@ -451,9 +451,11 @@ encode_server_output(struct iperf_test *test, cJSON *o)
 			return -1;
 		if (!stats_for_peer(test))
 			stats_dist_strip(copy);
+#ifdef HAVE_OPERATOR
 		if (test->settings.ext_want == 0) /* a stock client */
 			cJSON_DeleteItemFromObject(cJSON_GetObjectItem(copy,
 			    "start"), "server_port");
+#endif
 		cJSON_AddItemToObject(o, "server_output_json", copy);
 		return 0;
 	}

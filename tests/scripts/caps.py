@@ -30,6 +30,8 @@ import os
 import re
 import socket
 import sys
+
+import testlib
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -416,6 +418,7 @@ CASES = [("stock", case_stock), ("clamp", case_clamp),
 
 
 def main():
+    testlib.skip_unless_option(OURS, "--server-max-bytes")
     for name, fn in CASES:
         if FILTER and FILTER not in name:
             continue

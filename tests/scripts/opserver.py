@@ -686,8 +686,9 @@ def main():
     OURS = os.path.abspath(sys.argv[1])
     stock = sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else None
     filt = sys.argv[3] if len(sys.argv) > 3 else ""
+    testlib.skip_unless_option(OURS, "--allow")
     PEERS = stock_peers(stock)
-    TMP = tempfile.mkdtemp(prefix="operator-")
+    TMP = tempfile.mkdtemp(prefix="opserver-")
     try:
         return testlib.run_cases(CASES, filt)
     finally:

@@ -134,6 +134,7 @@ static const struct err_case err_cases[] = {
 	{ "-c h --rsa-private-key-path k", IESERVERONLY, 1 },
 	{ "-c h --authorized-users-path u", IESERVERONLY, 1 },
 	{ "-s --server-max-duration 90000", IEDURATION, 0 },
+#ifdef HAVE_OPERATOR /* the operator's server (--disable-operator) */
 	{ "-c h --server-max-bytes 5M", IESERVERONLY, 0 },
 	{ "-c h --server-max-streams 4", IESERVERONLY, 0 },
 	{ "-s --no-clamp", IECLIENTONLY, 0 },
@@ -143,6 +144,15 @@ static const struct err_case err_cases[] = {
 	{ "-s --server-max-streams 257", IEOPTVALUE, 0 },
 	{ "-s --server-max-streams -1", IEOPTVALUE, 0 },
 	{ "-s --server-max-streams 2x", IEOPTVALUE, 0 },
+	{ "-s --allow 10.0.0.300", IESERVEROPT, 0 },
+	{ "-s --deny ::1/129", IESERVEROPT, 0 },
+	{ "-s --accept-rate 0", IESERVEROPT, 0 },
+	{ "-s --max-tests-per-prefix 65", IESERVEROPT, 0 },
+	{ "-s -p 5300-5200", IESERVEROPT, 0 },
+	{ "-s -p 5000-5200", IESERVEROPT, 0 },
+	{ "-c h -p 5201-5202", IESERVEROPT, 0 },
+	{ "-s --allow-file /nonexistent/allow", IESERVEROPT, 0 },
+#endif
 	{ "-s --idle-timeout 0", IEIDLETIMEOUT, 0 },
 	{ "-s --idle-timeout 86401", IEIDLETIMEOUT, 0 },
 	{ "-c h -A 2000", IEAFFINITY, 0 },
@@ -499,19 +509,43 @@ START_TEST(server_limits_and_daemon)
 	ck_assert_int_eq(test->cfg->opt.cntl_ka, 1);
 	ck_assert_int_eq(test->cfg->opt.cntl_ka_idle, 0);
 	ck_assert_int_eq(test->cfg->opt.snd_timeout_ms, 10);
+#ifdef HAVE_OPERATOR
 	ck_assert_int_eq(parse("-s --server-max-bytes 10M "
 	    "--server-max-streams 256"), 0);
 	ck_assert_uint_eq(test->cfg->opt.max_server_bytes, 10485760);
 	ck_assert_int_eq(test->cfg->opt.max_server_streams, 256);
+#endif
 }
 END_TEST
 
+#ifdef HAVE_OPERATOR
 START_TEST(no_clamp_is_a_client_flag)
 {
 	ck_assert_int_eq(parse("-c h --no-clamp"), 0);
 	ck_assert_int_eq(test->cfg->opt.no_clamp, 1);
 }
 END_TEST
+
+START_TEST(operator_options_are_stored)
+{
+	ck_assert_int_eq(parse("-s -p 5201-5210 --allow 10.1.2.3/8 --allow ::1 "
+	    "--deny 10.9.0.0/16 --max-tests-per-prefix 3 --accept-rate 5/2:7 "
+	    "--audit-log - -p 6000-6001"), 0);
+	ck_assert_int_eq(test->cfg->opt.server_port, 6000);
+	ck_assert_int_eq(test->cfg->opt.server_port_last, 6001);
+	ck_assert_int_eq(test->cfg->opt.allow_count, 2);
+	ck_assert_str_eq(test->cfg->opt.allow[1], "::1");
+	ck_assert_int_eq(test->cfg->opt.deny_count, 1);
+	ck_assert_int_eq(test->cfg->opt.max_tests_per_prefix, 3);
+	ck_assert_double_eq_tol(test->cfg->opt.accept_rate, 2.5, 1e-9);
+	ck_assert_double_eq_tol(test->cfg->opt.accept_burst, 7, 1e-9);
+	ck_assert_str_eq(test->cfg->opt.audit_log, "-");
+	ck_assert_int_eq(parse("-s -p 5201-5210 -p 5301"), 0);
+	ck_assert_int_eq(test->cfg->opt.server_port, 5301);
+	ck_assert_int_eq(test->cfg->opt.server_port_last, 0);
+}
+END_TEST
+#endif
 
 START_TEST(control_connection_options)
 {
@@ -940,7 +974,10 @@ make_suite(void)
 	tcase_add_test(tc, reverse_and_bidir_modes);
 	tcase_add_test(tc, server_options);
 	tcase_add_test(tc, server_limits_and_daemon);
+#ifdef HAVE_OPERATOR
 	tcase_add_test(tc, no_clamp_is_a_client_flag);
+	tcase_add_test(tc, operator_options_are_stored);
+#endif
 	tcase_add_test(tc, control_connection_options);
 	tcase_add_test(tc, strings_and_flags);
 	tcase_add_test(tc, timestamps_take_a_value_only_with_equals);
