@@ -89,6 +89,16 @@ endif
 if HAVE_OPERATOR
 check_PROGRAMS += %reldir%/unit/stats_dump
 %canon_reldir%_unit_stats_dump_LDADD = src/libiperf_core.la $(STATIC_BIN_LDFLAGS)
+if HAVE_MHD
+# The iperf3 program as a build without libmicrohttpd has it: the same
+# objects with http_stub.c in place of http.c (the archive's http.o is
+# not pulled in: the stub defines every symbol it would give), so that
+# tests/scripts/opserver.py sees --metrics-listen refused in a build
+# that has the library.
+check_PROGRAMS += %reldir%/unit/iperf3_nohttp
+%canon_reldir%_unit_iperf3_nohttp_SOURCES = src/cli/main.c src/http/http_stub.c
+%canon_reldir%_unit_iperf3_nohttp_LDADD = src/libiperf_core.la $(STATIC_BIN_LDFLAGS)
+endif
 endif
 
 # libiperf through its public API only (threads in one process).

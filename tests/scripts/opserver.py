@@ -13,6 +13,10 @@ addresses of 127.0.0.0/8, and of a private namespace for IPv6 /64s).
               is refused
   audit       --audit-log: one JSON line per test and per refusal, every
               key; SIGHUP reopens it after a rename (logrotate)
+  caps_audit  a clamped test's requested and applied caps, and a stock
+              client's refusal by the caps, in the audit log
+  data_source a test's cookie sent from another address is not taken as
+              that test's stream; from its client's address it is
   accept_rate --accept-rate 2:2 refuses the third quick connection of a
               source, not another source's
   held        1,000+ silent connections from 127.0.0.2 while a stock
@@ -26,6 +30,8 @@ addresses of 127.0.0.0/8, and of a private namespace for IPv6 /64s).
               of another (a private namespace; skipped without one)
   metrics     --metrics-listen: /metrics parsed by prometheus_client and
               promtool, counters equal to the audit log's lines
+  nohttp      --metrics-listen refused by a build without libmicrohttpd
+              (tests/unit/iperf3_nohttp beside a build with it)
   activation  systemd-socket-activate passes the listening socket; a
               stock client is served
 
@@ -349,6 +355,62 @@ def caps_audit():
            probs)
 
 
+def sock_from(src, port, timeout=5.0):
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    s.bind((src, 0))
+    s.connect(("127.0.0.1", port))
+    return s
+
+
+def data_source():
+    """A data connection with a test's cookie from another address does
+    not reach that test; the one from its client's address does."""
+    port = free_port()
+    probs = []
+    srv = start_server([OURS, "-s", "-p", str(port), "--max-tests", "2",
+                        "--deny", "10.0.0.0/8"], port, pipes=False)
+    socks = []
+    try:
+        cookie = testlib.random_cookie()
+        ctrl = sock_from("127.0.0.3", port)
+        socks.append(ctrl)
+        ctrl.sendall(cookie)
+        if testlib.recv_exact(ctrl, 1) != bytes([9]):
+            raise RuntimeError("no PARAM_EXCHANGE")
+        testlib.send_doc(ctrl, {"tcp": True, "omit": 0, "time": 1, "num": 0,
+                                "blockcount": 0, "parallel": 1, "len": 1024,
+                                "pacing_timer": 1000,
+                                "client_version": "3.21"})
+        if testlib.recv_exact(ctrl, 1) != bytes([10]):
+            raise RuntimeError("no CREATE_STREAMS")
+        stranger = sock_from("127.0.0.4", port)
+        socks.append(stranger)
+        stranger.sendall(cookie)
+        b = testlib.recv_exact(stranger, 1)
+        if b == b"":
+            b = None
+        # taken as a new control connection (PARAM_EXCHANGE), never as
+        # the test's stream
+        if b not in (bytes([9]), bytes([0xff])):
+            probs.append(f"stranger got {b!r}")
+        data = sock_from("127.0.0.3", port)
+        socks.append(data)
+        data.sendall(cookie)
+        b = testlib.recv_exact(ctrl, 1)
+        if b != bytes([1]):  # TEST_START: the test has its one stream
+            probs.append(f"after its own data connection the test sent "
+                         f"{b!r}, not TEST_START")
+    except (OSError, RuntimeError) as e:
+        probs.append(str(e))
+    finally:
+        for x in socks:
+            x.close()
+        stop(srv)
+    report("data_source: a test's cookie from another address is not its "
+           "stream", probs)
+
+
 def accept_rate():
     port = free_port()
     probs = []
@@ -586,6 +648,23 @@ def prefix_v6():
     report("prefix_v6: --max-tests-per-prefix counts a /64", probs)
 
 
+def nohttp():
+    """--metrics-listen in a build without libmicrohttpd: the program
+    built without it (tests/unit/iperf3_nohttp, made beside a build that
+    has it), or ours when ours has none."""
+    prog = os.path.join(os.path.dirname(os.path.dirname(OURS)), "tests",
+                        "unit", "iperf3_nohttp")
+    if http_built() and not os.access(prog, os.X_OK):
+        testlib.skip("nohttp: no iperf3_nohttp beside this build")
+        return
+    if not http_built():
+        prog = OURS
+    rc, out, err, _ = timed_run([prog, "-s", "--metrics-listen", "9100"], 10)
+    ok = rc == 1 and "built without libmicrohttpd" in out + err
+    report("nohttp: --metrics-listen refused without the HTTP library",
+           [] if ok else [f"exit {rc} {(out + err).strip()[:200]!r}"])
+
+
 def metrics():
     if not http_built():
         rc, out, err, _ = timed_run([OURS, "-s", "--metrics-listen", "9100"],
@@ -675,8 +754,9 @@ def activation():
     report("activation: the passed socket serves a stock client", probs)
 
 
-CASES = [ports, allow_deny, allow_file, audit, caps_audit, accept_rate, held, storm,
-         prefix_v6, metrics, activation]
+CASES = [ports, allow_deny, allow_file, audit, caps_audit, data_source,
+         accept_rate, held, storm,
+         prefix_v6, metrics, nohttp, activation]
 
 
 def main():
