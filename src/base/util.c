@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -179,4 +180,20 @@ parse_atoi(const char *s)
 	if (v > INT_MAX)
 		v = INT_MAX;
 	return (int)v;
+}
+
+int
+open_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (d == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.')
+			n++;
+	(void)closedir(d);
+	return n - 1; /* the directory's own */
 }

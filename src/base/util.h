@@ -36,6 +36,10 @@ void cpu_sample_now(struct cpu_sample *s);
 void cpu_util_between(const struct cpu_sample *a, const struct cpu_sample *b,
     double out[3]);
 
+/* Descriptors this process has open (/proc/self/fd), or -1 where there
+ * is no /proc. */
+int open_fd_count(void);
+
 /* Parse a decimal integer the way C's atoi does (leading digits only,
  * garbage gives 0), without its undefined overflow. */
 int parse_atoi(const char *s);

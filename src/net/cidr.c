@@ -9,9 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "addr.h"
 #include "cidr.h"
-#include "util.h"
 #include "banned.h"
 
 static const unsigned char mapped_prefix[12] = {
@@ -172,19 +170,4 @@ cidr_format(const struct cidr *c, char *buf, size_t len)
 		return -1;
 	}
 	return 0;
-}
-
-void
-addr_text(const struct sockaddr_storage *ss, char *buf, size_t len,
-    int *port)
-{
-	char host[INET6_ADDRSTRLEN];
-	int p = 0;
-
-	host[0] = '\0';
-	addr_format(ss, host, sizeof(host), &p);
-	if (len > 0)
-		(void)str_copy(buf, host, len);
-	if (port != NULL)
-		*port = p;
 }

@@ -43,9 +43,5 @@ int cidr_equal(const struct cidr *a, const struct cidr *b);
 /* "10.0.0.0/8" into buf (CIDR_TEXT_MAX is enough): 0, or -1 (with buf
  * "" when len > 0) for a short buffer or a family other than the two. */
 int cidr_format(const struct cidr *c, char *buf, size_t len);
-/* Numeric address text of ss (IPv4-mapped shown as IPv4) and its port
- * (port may be NULL); "" and 0 for other families. */
-void addr_text(const struct sockaddr_storage *ss, char *buf, size_t len,
-    int *port);
 
 #endif /* IPERF_CIDR_H */

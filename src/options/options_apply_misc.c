@@ -156,19 +156,8 @@ opt_apply_gsro(struct iperf_test *test, const char *arg)
 int
 opt_apply_xbind(struct iperf_test *test, const char *arg)
 {
-	struct iperf_local *o = &test->cfg->opt;
-	char **list, *copy = str_dup(arg);
-
-	if (copy == NULL)
-		return iperf_fail(test, IENEWTEST, ENOMEM);
-	list = realloc(o->xbind, ((size_t)o->xbind_count + 1) * sizeof(*list));
-	if (list == NULL) {
-		free(copy);
-		return iperf_fail(test, IENEWTEST, ENOMEM);
-	}
-	list[o->xbind_count++] = copy;
-	o->xbind = list;
-	return 0;
+	return options_list_add(test, &test->cfg->opt.xbind,
+	    &test->cfg->opt.xbind_count, arg);
 }
 
 int

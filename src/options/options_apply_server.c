@@ -39,23 +39,6 @@ server_opt_fail(struct iperf_test *test, const char *option, const char *arg,
 	return iperf_fail_arg(test, IESERVEROPT, msg);
 }
 
-static int
-list_add(struct iperf_test *test, char ***list, int *count, const char *arg)
-{
-	char **l, *copy = str_dup(arg);
-
-	if (copy == NULL)
-		return iperf_fail(test, IENEWTEST, ENOMEM);
-	l = realloc(*list, ((size_t)*count + 1) * sizeof(*l));
-	if (l == NULL) {
-		free(copy);
-		return iperf_fail(test, IENEWTEST, ENOMEM);
-	}
-	l[(*count)++] = copy;
-	*list = l;
-	return 0;
-}
-
 /* A CIDR checked, then kept in its list (--allow or --deny). */
 static int
 add_cidr(struct iperf_test *test, const char *option, char ***list,
@@ -66,7 +49,7 @@ add_cidr(struct iperf_test *test, const char *option, char ***list,
 	if (cidr_parse(arg, &c) == -1)
 		return server_opt_fail(test, option, arg,
 		    "an address or ADDRESS/PREFIX");
-	return list_add(test, list, count, arg);
+	return options_list_add(test, list, count, arg);
 }
 
 int

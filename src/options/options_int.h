@@ -259,6 +259,10 @@ int options_units(struct iperf_test *test, const char *arg,
     enum units_kind kind, double *out);
 /* Replace a heap string field with a copy of arg (NULL allowed). */
 int options_string(struct iperf_test *test, char **field, const char *arg);
+/* A copy of arg appended to the list *list of *count strings (-X,
+ * --allow, --deny); 0, or -1 with IENEWTEST (no memory). */
+int options_list_add(struct iperf_test *test, char ***list, int *count,
+    const char *arg);
 /* Copy of arg cut at the first `sep`: returns the part before (to free),
  * *rest = the part after, or NULL without a separator. */
 char *options_split(const char *arg, int sep, char **rest);

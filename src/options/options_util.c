@@ -112,3 +112,21 @@ options_seen(const struct iperf_test *test, enum opt_id id)
 
 	return (test->cfg->opt.opt_seen[i / 64] >> (i % 64)) & 1u;
 }
+
+int
+options_list_add(struct iperf_test *test, char ***list, int *count,
+    const char *arg)
+{
+	char **l, *copy = str_dup(arg);
+
+	if (copy == NULL)
+		return iperf_fail(test, IENEWTEST, ENOMEM);
+	l = realloc(*list, ((size_t)*count + 1) * sizeof(*l));
+	if (l == NULL) {
+		free(copy);
+		return iperf_fail(test, IENEWTEST, ENOMEM);
+	}
+	l[(*count)++] = copy;
+	*list = l;
+	return 0;
+}

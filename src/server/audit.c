@@ -13,8 +13,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "addr.h"
 #include "audit.h"
-#include "cidr.h"
 #include "util.h"
 #include "banned.h"
 
@@ -221,7 +221,7 @@ add_head(cJSON *o, const struct audit_event *e)
 
 	now_rfc3339(when, sizeof(when));
 	if (e->source != NULL)
-		addr_text(e->source, host, sizeof(host), &port);
+		addr_format(e->source, host, sizeof(host), &port);
 	known = host[0] != '\0';
 	if (add_str(o, "time", when) || add_str(o, "event", e->event) ||
 	    add_str(o, "source", known ? host : NULL) ||

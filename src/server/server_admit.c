@@ -5,11 +5,11 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <dirent.h>
 #include <stdio.h>
 
 #include "iperf.h"
 #include "server_admit.h"
+#include "util.h"
 #include "banned.h"
 
 
@@ -71,20 +71,6 @@ gate_text(enum gate_reason r)
 							   "refused";
 }
 
-static int
-open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	if (d == NULL)
-		return -1;
-	while (readdir(d) != NULL)
-		n++;
-	(void)closedir(d);
-	return n - 3; /* ".", ".." and the directory's own fd */
-}
-
 enum gate_reason
 gate_at_slot(const struct iperf_local *o, int active,
     const struct gate_counts *c, int threads_used, int threads)
@@ -102,7 +88,7 @@ gate_at_slot(const struct iperf_local *o, int active,
 		return GATE_PER_PREFIX;
 	if (threads_used + threads > GATE_THREAD_BUDGET)
 		return GATE_THREADS;
-	fds = open_fds();
+	fds = open_fd_count();
 	if (fds >= 0 && getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
 	    rl.rlim_cur != RLIM_INFINITY &&
 	    (rlim_t)fds + (rlim_t)threads + GATE_FD_RESERVE > rl.rlim_cur)

@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -313,23 +312,6 @@ render_server(struct text *t, const struct server_stats *s)
 	put(t, "iperf3_server_start_time_seconds %.15g\n", s->start_time);
 }
 
-/* The process's descriptors open (-1 where /proc is not there). */
-static long
-open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	long n = 0;
-
-	if (d == NULL)
-		return -1;
-	while ((e = readdir(d)) != NULL)
-		if (e->d_name[0] != '.')
-			n++;
-	closedir(d);
-	return n - 1; /* the directory's own */
-}
-
 /* Resident memory in bytes (-1 where /proc is not there). */
 static double
 resident_bytes(void)
@@ -353,7 +335,7 @@ render_process(struct text *t)
 {
 	struct rlimit rl;
 	struct rusage ru;
-	long fds = open_fds();
+	long fds = open_fd_count();
 	double rss = resident_bytes();
 
 	if (fds >= 0) {
