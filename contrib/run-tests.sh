@@ -13,6 +13,9 @@
 # their logs (_build/ci/*.log) are counted too.
 # Where the kernel has no SCTP, tests/scripts/sctp_vm.test runs sctp_data
 # in a qemu VM booting Debian's kernel, beside those jobs.
+# In CI (CI=true) or with IPERF3_DEBPKG=1, tests/scripts/debpkg.test
+# builds the Debian packages (debian/) and installs them in a fresh
+# debootstrap root, never on this machine, beside those jobs too.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 robust=0
@@ -27,6 +30,15 @@ fi
 # this machine's kernel has no SCTP; it fetches the kernel itself).
 if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
 	EXTRA_PKGS="${EXTRA_PKGS:-} qemu-system-x86"
+	export EXTRA_PKGS
+fi
+# tests/scripts/debpkg.test: the package build (debhelper, dpkg-dev;
+# Rules-Requires-Root: no, so no fakeroot), lintian, and debootstrap for
+# the root the packages are installed in.
+debpkg=0
+if [ "${CI:-}" = true ] || [ "${IPERF3_DEBPKG:-}" = 1 ]; then
+	debpkg=1
+	EXTRA_PKGS="${EXTRA_PKGS:-} debhelper dpkg-dev lintian debootstrap"
 	export EXTRA_PKGS
 fi
 sh contrib/deps.sh || exit 1
@@ -97,25 +109,46 @@ if [ $cross = 1 ]; then
 	) &
 	crosspid=$!
 fi
+# A script test in the background, out of `make check`'s list: its log
+# and its exit status (tests/scripts/NAME.log, NAME.status), its time.
+bg_test() {
+	rm -f "tests/scripts/$1.status"
+	(
+		t0=$(date +%s)
+		top_builddir=. srcdir=../tests/scripts \
+		    sh "../tests/scripts/$1.test" > "tests/scripts/$1.log" 2>&1
+		echo $? > "tests/scripts/$1.status"
+		echo "== $2: $(($(date +%s) - t0)) s"
+	) &
+}
+# Waits for it: passed or skipped (77), or else status=1.
+bg_wait() {
+	wait "$2"
+	case "$(cat "tests/scripts/$1.status" 2>/dev/null)" in
+	0 | 77) ;;
+	*) status=1 ;;
+	esac
+}
 # sctp_data in a VM (skipped where this kernel has SCTP and sctp_data ran
 # above): without KVM the guest is CPU-bound for a minute or more, and its
 # cases check outcomes, not timings, so it runs after the timing-bound
 # suites, beside the jobs below (and the cross builds).
-rm -f tests/scripts/sctp_vm.status
-(
-	t0=$(date +%s)
-	top_builddir=. srcdir=../tests/scripts \
-	    sh ../tests/scripts/sctp_vm.test > tests/scripts/sctp_vm.log 2>&1
-	echo $? > tests/scripts/sctp_vm.status
-	echo "== SCTP VM: $(($(date +%s) - t0)) s"
-) &
+bg_test sctp_vm "SCTP VM"
 vmpid=$!
+# The Debian packages: a package build and a debootstrap (several
+# minutes, network-bound in part), then installs in that root; no timing
+# bounds, so beside the jobs below as well.
+debpkgpid=
+if [ $debpkg = 1 ]; then
+	bg_test debpkg "Debian packages"
+	debpkgpid=$!
+fi
 if [ $robust = 1 ]; then
 	robust_job valgrind || status=1
 	robust_job fuzz || status=1
 fi
-wait "$vmpid"
-case "$(cat tests/scripts/sctp_vm.status 2>/dev/null)" in 0 | 77) ;; *) status=1 ;; esac
+bg_wait sctp_vm "$vmpid"
+[ -n "$debpkgpid" ] && bg_wait debpkg "$debpkgpid"
 if [ -n "$crosspid" ]; then
 	wait "$crosspid"
 	wait "$crossbuild" 2>/dev/null
