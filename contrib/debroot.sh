@@ -1,6 +1,7 @@
 #!/bin/sh
 # debroot.sh DIR - a fresh minimal Debian root (debootstrap --variant=minbase)
 # in DIR, from the mirror this machine's apt uses.
+# debroot.sh --check - only says which mirror and whether it answers.
 #
 # For tests that install packages somewhere other than this machine
 # (tests/scripts/debpkg.test installs our .debs there, never on the host)
@@ -25,15 +26,17 @@
 set -u
 me=debroot.sh
 if [ $# -ne 1 ] || [ -z "$1" ]; then
-	echo "usage: $me DIR" >&2
+	echo "usage: $me DIR | --check" >&2
 	exit 2
 fi
 dir=$1
+check=0
+[ "$dir" = --check ] && check=1
 suite=${DEBROOT_SUITE:-bookworm}
 tries=${DEBROOT_TRIES:-3}
 limit=${DEBROOT_TIMEOUT:-600}
 
-if [ "$(id -u)" -ne 0 ]; then
+if [ $check = 0 ] && [ "$(id -u)" -ne 0 ]; then
 	echo "$me: needs root (debootstrap)" >&2
 	exit 2
 fi
@@ -76,11 +79,12 @@ fi
 mirror=${mirror%/}
 echo "$me: mirror $mirror ($suite)"
 
-if [ -f "$dir/.debroot-done" ]; then
+if [ $check = 0 ] && [ -f "$dir/.debroot-done" ]; then
 	echo "$me: $dir is already a $suite root"
 	exit 0
 fi
-if [ -d "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] && [ ! -d "$dir/debootstrap" ]; then
+if [ $check = 0 ] && [ -d "$dir" ] && [ -n "$(ls -A "$dir" 2>/dev/null)" ] &&
+    [ ! -d "$dir/debootstrap" ]; then
 	echo "$me: $dir is not empty and not a root this script began: not touching it" >&2
 	exit 2
 fi
@@ -102,6 +106,10 @@ until reachable; do
 	fi
 	sleep $((i * 5))
 done
+if [ $check = 1 ]; then
+	echo "$me: $mirror answers"
+	exit 0
+fi
 
 clean_half_made() {
 	# Only what an interrupted debootstrap left (it removes debootstrap/

@@ -677,6 +677,12 @@ def main():
         preconditions()
         if not os.path.isfile(os.path.join(top, "debian", "control")):
             raise Skip(f"no debian/ in {top}")
+        # The mirror first: without it nothing past the build could run.
+        rc, out = run(["sh", os.path.join(top, "contrib", "debroot.sh"),
+                       "--check"], 120, env=host_env(DEBROOT_TRIES="2"))
+        if rc != 0:
+            raise Skip("the Debian mirror cannot be reached: "
+                       + tail(out, 1))
         work = tempfile.mkdtemp(prefix="debpkg.")
         os.chmod(work, 0o755)
         # The root is made while the packages build (one is network and
