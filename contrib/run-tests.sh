@@ -12,7 +12,9 @@
 # corpora replay in make check anyway; contrib/ci-robust.sh alone: 30);
 # their logs (_build/ci/*.log) are counted too.
 # Where the kernel has no SCTP, tests/scripts/sctp_vm.test runs sctp_data
-# in a qemu VM booting Debian's kernel, beside those jobs.
+# in a qemu VM booting Debian's kernel, beside those jobs.  In CI or with
+# IPERF3_CONTAINER=1, tests/scripts/container.test builds the container
+# image (contrib/container/) and runs its program, beside them too.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 robust=0
@@ -27,6 +29,16 @@ fi
 # this machine's kernel has no SCTP; it fetches the kernel itself).
 if [ "$(dpkg --print-architecture 2>/dev/null)" = amd64 ]; then
 	EXTRA_PKGS="${EXTRA_PKGS:-} qemu-system-x86"
+	export EXTRA_PKGS
+fi
+# tests/scripts/container.test: podman builds the image (no RUN step, no
+# registry), musl-tools and dpkg-dev (apt-get source) its static program
+# (contrib/cross-build.sh installs them too, but not while the cross
+# builds hold apt).
+container=0
+if [ "${CI:-}" = true ] || [ "${IPERF3_CONTAINER:-}" = 1 ]; then
+	container=1
+	EXTRA_PKGS="${EXTRA_PKGS:-} podman musl-tools dpkg-dev"
 	export EXTRA_PKGS
 fi
 sh contrib/deps.sh || exit 1
@@ -97,25 +109,50 @@ if [ $cross = 1 ]; then
 	) &
 	crosspid=$!
 fi
+# side_test NAME LABEL: tests/scripts/NAME.test, its log and exit status
+# in tests/scripts/NAME.{log,status} (counted below), its time printed.
+side_test() {
+	t0=$(date +%s)
+	top_builddir=. srcdir=../tests/scripts \
+	    sh "../tests/scripts/$1.test" > "tests/scripts/$1.log" 2>&1
+	echo $? > "tests/scripts/$1.status"
+	echo "== $2: $(($(date +%s) - t0)) s"
+}
+# side_ok NAME: it passed or skipped.
+side_ok() {
+	case "$(cat "tests/scripts/$1.status" 2>/dev/null)" in 0 | 77) ;; *) return 1 ;; esac
+}
 # sctp_data in a VM (skipped where this kernel has SCTP and sctp_data ran
 # above): without KVM the guest is CPU-bound for a minute or more, and its
 # cases check outcomes, not timings, so it runs after the timing-bound
 # suites, beside the jobs below (and the cross builds).
 rm -f tests/scripts/sctp_vm.status
-(
-	t0=$(date +%s)
-	top_builddir=. srcdir=../tests/scripts \
-	    sh ../tests/scripts/sctp_vm.test > tests/scripts/sctp_vm.log 2>&1
-	echo $? > tests/scripts/sctp_vm.status
-	echo "== SCTP VM: $(($(date +%s) - t0)) s"
-) &
+side_test sctp_vm "SCTP VM" &
 vmpid=$!
+# The container image: its musl static program builds at the lowest
+# priority (after the cross builds, which share its _cross/ folder), then
+# the program from the image's exported file system runs 1 s tests.
+ctrpid=
+if [ $container = 1 ]; then
+	rm -f tests/scripts/container.status
+	(
+		if [ $cross = 1 ]; then
+			while [ ! -f tests/scripts/cross-build.status ]; do sleep 2; done
+		fi
+		side_test container "container image"
+	) &
+	ctrpid=$!
+fi
 if [ $robust = 1 ]; then
 	robust_job valgrind || status=1
 	robust_job fuzz || status=1
 fi
 wait "$vmpid"
-case "$(cat tests/scripts/sctp_vm.status 2>/dev/null)" in 0 | 77) ;; *) status=1 ;; esac
+side_ok sctp_vm || status=1
+if [ -n "$ctrpid" ]; then
+	wait "$ctrpid"
+	side_ok container || status=1
+fi
 if [ -n "$crosspid" ]; then
 	wait "$crosspid"
 	wait "$crossbuild" 2>/dev/null
