@@ -21,15 +21,16 @@
 #            the unit suites for the target.
 # --minimal  the small boards' recipe: also leave out what stock iperf3
 #            lacks and what costs size (--disable-plot --disable-csv
-#            --disable-metrics --disable-rr --disable-operator); the tree is
-#            _cross/<triplet>/build[-static]-minimal.
+#            --disable-metrics --disable-rr --disable-operator, and no
+#            libmicrohttpd); the tree is _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
 # where the mirror publishes the architecture.  Debian ships no static
 # cJSON, and has no packages at all for some targets (mips and riscv64 on
 # bookworm) or for musl: there they are built for the target from Debian's
 # own cjson and check source packages into a scratch prefix,
-# _cross/<triplet>/deps.  Nothing is vendored into the tree.
+# _cross/<triplet>/deps; so is libmicrohttpd (the HTTP endpoints, without
+# HTTPS) unless --minimal.  Nothing is vendored into the tree.
 set -eu
 
 usage() {
@@ -230,6 +231,29 @@ build_static_check() {
 	sed -i 's/-lcheck_pic/-lcheck/' "$deps/lib/pkgconfig/check.pc"
 }
 
+# A static libmicrohttpd for the target (--metrics-listen and the other
+# HTTP endpoints), from Debian's libmicrohttpd source package: plain HTTP
+# only (no GnuTLS, no authentication, no POST parser, no upgrade: our
+# endpoints use none of them), one section per function.
+build_static_mhd() {
+	[ -f "$deps/lib/pkgconfig/libmicrohttpd.pc" ] && return 0
+	get_source libmicrohttpd
+	dir=$(find "$work/libmicrohttpd-src" -mindepth 1 -maxdepth 1 -type d \
+	    -name 'libmicrohttpd-*' | head -1)
+	[ -n "$dir" ] || { echo "$0: no libmicrohttpd source tree" >&2; exit 1; }
+	mkdir -p "$dir/_build"
+	(cd "$dir/_build" &&
+		../configure --quiet --host="$triplet" CC="$CC" --prefix="$deps" \
+		    CFLAGS="-Os -ffunction-sections -fdata-sections" \
+		    --disable-shared --enable-static --disable-https --without-gnutls \
+		    --disable-curl --disable-doc --disable-examples --disable-dauth \
+		    --disable-bauth --disable-postprocessor --disable-httpupgrade \
+		    >/dev/null &&
+		make -s -C src/microhttpd install >/dev/null &&
+		make -s -C src/include install >/dev/null &&
+		make -s install-pkgconfigDATA >/dev/null)
+}
+
 # musl-gcc sees only musl's headers: give it the kernel's (linux/tcp.h for
 # TCP_INFO, linux/in6.h for flow labels), as musl toolchains install them.
 musl_kernel_headers() {
@@ -250,6 +274,7 @@ if [ "$(cat "$deps/recipe" 2>/dev/null)" != $deps_recipe ]; then
 	echo $deps_recipe >"$deps/recipe"
 fi
 [ $from_source -eq 1 ] && build_static_cjson
+[ $from_source -eq 1 ] && [ $minimal -eq 0 ] && build_static_mhd
 [ $check -eq 1 ] && [ $multiarch -eq 0 ] && build_static_check
 [ $musl -eq 1 ] && musl_kernel_headers
 [ $deps_only -eq 1 ] && exit 0
@@ -260,7 +285,7 @@ build="$work/build"
 if [ $minimal -eq 1 ]; then
 	build="$build-minimal"
 	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
-	    --disable-operator "$@"
+	    --disable-operator --without-libmicrohttpd "$@"
 fi
 rm -rf "$build"
 mkdir -p "$build"

@@ -15,7 +15,9 @@
 # in a qemu VM booting Debian's kernel, beside those jobs.
 # In CI (CI=true) or with IPERF3_DEBPKG=1, tests/scripts/debpkg.test
 # builds the Debian packages (debian/) and installs them in a fresh
-# debootstrap root, never on this machine, beside those jobs too.
+# debootstrap root, never on this machine, beside those jobs too; in CI or
+# with IPERF3_CONTAINER=1, tests/scripts/container.test builds the
+# container image (contrib/container/) and runs its program, beside them.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 robust=0
@@ -39,6 +41,16 @@ debpkg=0
 if [ "${CI:-}" = true ] || [ "${IPERF3_DEBPKG:-}" = 1 ]; then
 	debpkg=1
 	EXTRA_PKGS="${EXTRA_PKGS:-} debhelper dpkg-dev lintian debootstrap"
+	export EXTRA_PKGS
+fi
+# tests/scripts/container.test: podman builds the image (no RUN step, no
+# registry), musl-tools and dpkg-dev (apt-get source) its static program
+# (contrib/cross-build.sh installs them too, but not while the cross
+# builds hold apt).
+container=0
+if [ "${CI:-}" = true ] || [ "${IPERF3_CONTAINER:-}" = 1 ]; then
+	container=1
+	EXTRA_PKGS="${EXTRA_PKGS:-} podman musl-tools dpkg-dev"
 	export EXTRA_PKGS
 fi
 sh contrib/deps.sh || exit 1
@@ -109,46 +121,63 @@ if [ $cross = 1 ]; then
 	) &
 	crosspid=$!
 fi
-# A script test in the background, out of `make check`'s list: its log
-# and its exit status (tests/scripts/NAME.log, NAME.status), its time.
-bg_test() {
-	rm -f "tests/scripts/$1.status"
-	(
-		t0=$(date +%s)
-		top_builddir=. srcdir=../tests/scripts \
-		    sh "../tests/scripts/$1.test" > "tests/scripts/$1.log" 2>&1
-		echo $? > "tests/scripts/$1.status"
-		echo "== $2: $(($(date +%s) - t0)) s"
-	) &
+# side_test NAME LABEL: tests/scripts/NAME.test, its log and exit status
+# in tests/scripts/NAME.{log,status} (counted below), its time printed.
+side_test() {
+	t0=$(date +%s)
+	top_builddir=. srcdir=../tests/scripts \
+	    sh "../tests/scripts/$1.test" > "tests/scripts/$1.log" 2>&1
+	echo $? > "tests/scripts/$1.status"
+	echo "== $2: $(($(date +%s) - t0)) s"
 }
-# Waits for it: passed or skipped (77), or else status=1.
-bg_wait() {
-	wait "$2"
-	case "$(cat "tests/scripts/$1.status" 2>/dev/null)" in
-	0 | 77) ;;
-	*) status=1 ;;
-	esac
+# side_ok NAME: it passed or skipped.
+side_ok() {
+	case "$(cat "tests/scripts/$1.status" 2>/dev/null)" in 0 | 77) ;; *) return 1 ;; esac
 }
 # sctp_data in a VM (skipped where this kernel has SCTP and sctp_data ran
 # above): without KVM the guest is CPU-bound for a minute or more, and its
 # cases check outcomes, not timings, so it runs after the timing-bound
 # suites, beside the jobs below (and the cross builds).
-bg_test sctp_vm "SCTP VM"
+rm -f tests/scripts/sctp_vm.status
+side_test sctp_vm "SCTP VM" &
 vmpid=$!
 # The Debian packages: a package build and a debootstrap (several
 # minutes, network-bound in part), then installs in that root; no timing
 # bounds, so beside the jobs below as well.
 debpkgpid=
 if [ $debpkg = 1 ]; then
-	bg_test debpkg "Debian packages"
+	rm -f tests/scripts/debpkg.status
+	side_test debpkg "Debian packages" &
 	debpkgpid=$!
+fi
+# The container image: its musl static program builds at the lowest
+# priority (after the cross builds, which share its _cross/ folder), then
+# the program from the image's exported file system runs 1 s tests.
+ctrpid=
+if [ $container = 1 ]; then
+	rm -f tests/scripts/container.status
+	(
+		if [ $cross = 1 ]; then
+			while [ ! -f tests/scripts/cross-build.status ]; do sleep 2; done
+		fi
+		side_test container "container image"
+	) &
+	ctrpid=$!
 fi
 if [ $robust = 1 ]; then
 	robust_job valgrind || status=1
 	robust_job fuzz || status=1
 fi
-bg_wait sctp_vm "$vmpid"
-[ -n "$debpkgpid" ] && bg_wait debpkg "$debpkgpid"
+wait "$vmpid"
+side_ok sctp_vm || status=1
+if [ -n "$debpkgpid" ]; then
+	wait "$debpkgpid"
+	side_ok debpkg || status=1
+fi
+if [ -n "$ctrpid" ]; then
+	wait "$ctrpid"
+	side_ok container || status=1
+fi
 if [ -n "$crosspid" ]; then
 	wait "$crosspid"
 	wait "$crossbuild" 2>/dev/null

@@ -145,11 +145,12 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/opserver.test \
 	%reldir%/scripts/caps.test
 TESTS += $(SCRIPT_TESTS)
-# sctp_vm.test and debpkg.test are not in TESTS: contrib/run-tests.sh
-# runs them beside the robustness jobs.  cross.sh is CI's
-# (contrib/run-tests.sh).
+# sctp_vm.test, debpkg.test and container.test are not in TESTS:
+# contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
+# CI's (contrib/run-tests.sh).
 EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/debpkg.test %reldir%/scripts/debpkg.py \
+	%reldir%/scripts/container.test %reldir%/scripts/container.py \
 	%reldir%/scripts/cross.sh \
 	%reldir%/scripts/testlib.py %reldir%/scripts/api_symbols.py \
 	%reldir%/scripts/layers.py %reldir%/scripts/api_ctypes.py \
