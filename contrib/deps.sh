@@ -10,6 +10,12 @@ strace iputils-ping python3-prometheus-client"
 PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/scripts/plot.py renders the --plot SVGs
 PKGS="$PKGS python3-jsonschema" # tests/scripts/schema.test, testlib.check_schema
 PKGS="$PKGS prometheus" # promtool: tests/scripts/metrics.test lints --metrics files
+# pScheduler's iperf3 tool imports packaging, and cryptography for its keys
+# (tests/scripts/pscheduler.test)
+PKGS="$PKGS python3-packaging python3-cryptography"
+# node and npm: tests/scripts/k8s_manifests.test (kubernetes-models from the
+# npm registry); a node that brings its own npm (NodeSource) needs neither.
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS nodejs npm"
 PKGS="$PKGS ${EXTRA_PKGS:-}"
 
 if [ "$(id -u)" -eq 0 ]; then

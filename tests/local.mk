@@ -143,7 +143,8 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
 	%reldir%/scripts/units.test %reldir%/scripts/server_stats.test \
 	%reldir%/scripts/opserver.test \
-	%reldir%/scripts/caps.test
+	%reldir%/scripts/caps.test %reldir%/scripts/pscheduler.test \
+	%reldir%/scripts/k8s_bench.test %reldir%/scripts/k8s_manifests.test
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -169,7 +170,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/sctp.py %reldir%/scripts/sctp_vm.py \
 	%reldir%/scripts/plot.py %reldir%/scripts/units.py \
 	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
-	%reldir%/scripts/caps.py
+	%reldir%/scripts/caps.py %reldir%/scripts/pscheduler.py \
+	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

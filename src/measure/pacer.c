@@ -15,8 +15,10 @@ pacer_init(struct pacer *p, uint64_t rate_bps, size_t block_bytes, int burst,
 		burst = 1;
 	p->rate_bps = (double)rate_bps;
 	span = p->rate_bps * (double)PACER_DEPTH_US / 1e6;
-	p->depth = block_bits * burst > span ? block_bits * burst : span;
 	p->tokens = block_bits * burst;
+	if (burst < PACER_DEPTH_BLOCKS)
+		burst = PACER_DEPTH_BLOCKS;
+	p->depth = block_bits * burst > span ? block_bits * burst : span;
 	p->owed = 0;
 	p->owed_cap = p->rate_bps * (double)PACER_OWED_US / 1e6;
 	p->last_us = now_us;

@@ -23,6 +23,11 @@
  * once: 1.25 MB at 1 Gbit/s, more than a stock receiver's socket buffer,
  * so its loss went up.) */
 #define PACER_DEPTH_US 1000ULL
+/* ... and at least this many blocks: at a low rate (-b 10M -l 1200: a
+ * datagram every 960 us) a sender on a busy host wakes a few ms late each
+ * time, and a bucket of one datagram let it send one per wake-up, never
+ * catching up (6 Mbit/s of 10; 3.21 keeps 10). */
+#define PACER_DEPTH_BLOCKS 8
 /* At most this long at the rate is owed after a stall; a longer stall is
  * not made up. */
 #define PACER_OWED_US 500000ULL

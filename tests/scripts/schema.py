@@ -35,8 +35,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (check_schema, free_port, json_values,  # noqa: E402
-                     report, run_cases, schema_validator, skip, stock_peers,
-                     stop, wait_listening)
+                     report, run_cases, schema_validator, shared_path, skip,
+                     stock_peers, stop, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else None
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
@@ -45,11 +45,7 @@ CAPTURES = os.path.join(HERE, "..", "data", "captures")
 
 
 def spec_captures():
-    env = os.environ.get("IPERF3_SPEC_CAPTURES")
-    if env:
-        return env
-    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared",
-                                         "spec", "captures"))
+    return shared_path("IPERF3_SPEC_CAPTURES", "spec", "captures")
 
 
 def check_values(values, what):

@@ -832,16 +832,20 @@ def ss_unavailable():
 
 # ---- stock peers ------------------------------------------------------------
 
-def peer_321_path():
-    """Where the real iperf3 3.21 is looked for: $IPERF3_PEER_321, else
-    ../shared/peers/iperf3-3.21 beside the checkout (present on the
-    project's machines, absent from a user's clone)."""
-    env = os.environ.get("IPERF3_PEER_321")
-    if env:
-        return env
+def shared_path(env, *parts):
+    """$env if set, else ../shared/<parts> beside the checkout (the
+    project's machines have ../shared; a user's clone does not)."""
+    if os.environ.get(env):
+        return os.environ[env]
     here = os.path.dirname(os.path.abspath(__file__))
     return os.path.normpath(os.path.join(here, "..", "..", "..", "shared",
-                                         "peers", "iperf3-3.21"))
+                                         *parts))
+
+
+def peer_321_path():
+    """Where the real iperf3 3.21 is looked for: $IPERF3_PEER_321, else
+    ../shared/peers/iperf3-3.21 beside the checkout."""
+    return shared_path("IPERF3_PEER_321", "peers", "iperf3-3.21")
 
 
 def peer_version(path):

@@ -182,6 +182,30 @@ START_TEST(late_wakeups_beyond_the_depth_keep_the_average)
 }
 END_TEST
 
+START_TEST(late_wakeups_at_a_low_rate_keep_the_average)
+{
+	struct pacer p;
+	uint64_t now = 0, sent = 0, i;
+
+	/* 10 Mbit/s, 1200-byte datagrams (960 us apart, a 1 ms bucket holds
+	 * one): every wake-up is 2.5 ms late (a busy host).  The bucket of
+	 * PACER_DEPTH_BLOCKS lets each wake-up send what is due; with one
+	 * datagram per wake-up the sender made 6 Mbit/s of 10. */
+	pacer_init(&p, 10000000, 1200, 1, now);
+	for (i = 0; i < 1000000 && now < 10000000; i++) {
+		uint64_t d = pacer_delay(&p, 1200, now);
+
+		if (d == 0)
+			sent++;
+		else
+			now += d + 2500;
+	}
+	/* 10e6 * 10 / (1200 * 8) = 10416 datagrams */
+	ck_assert_uint_ge(sent, 10416 * 995 / 1000);
+	ck_assert_uint_le(sent, 10416 * 1005 / 1000 + PACER_DEPTH_BLOCKS);
+}
+END_TEST
+
 /* Blocks of 1250 bytes sent for dur_us from *now, every wait taken
  * exactly (an idle host). */
 static uint64_t
@@ -263,6 +287,7 @@ make_suite(void)
 	tcase_add_test(tc, a_block_larger_than_one_ms_still_goes);
 	tcase_add_test(tc, short_waits_are_rounded_up);
 	tcase_add_test(tc, late_wakeups_within_the_depth_lose_nothing);
+	tcase_add_test(tc, late_wakeups_at_a_low_rate_keep_the_average);
 	tcase_add_test(tc, a_burst_goes_back_to_back);
 	tcase_add_test(tc, a_clock_going_backwards_is_ignored);
 	suite_add_tcase(s, tc);
