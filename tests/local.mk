@@ -147,6 +147,7 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/latency.test %reldir%/scripts/ext_json.test \
 	%reldir%/scripts/stats.test %reldir%/scripts/rr.test \
 	%reldir%/scripts/csvout.test %reldir%/scripts/metrics.test \
+	%reldir%/scripts/exporter.test \
 	%reldir%/scripts/placement.test %reldir%/scripts/json_stream_out.test \
 	%reldir%/scripts/schema.test %reldir%/scripts/sockfail.test \
 	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
@@ -175,7 +176,7 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/sctp.py %reldir%/scripts/sctp_vm.py \
 	%reldir%/scripts/plot.py %reldir%/scripts/units.py \
 	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
-	%reldir%/scripts/caps.py
+	%reldir%/scripts/caps.py %reldir%/scripts/exporter.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \
