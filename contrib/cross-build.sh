@@ -21,7 +21,8 @@
 #            the unit suites for the target.
 # --minimal  the small boards' recipe: also leave out what stock iperf3
 #            lacks and what costs size (--disable-plot --disable-csv
-#            --disable-metrics --disable-rr --disable-operator); the tree is
+#            --disable-metrics --disable-rr --disable-operator
+#            --disable-exporter); the tree is
 #            _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
@@ -260,7 +261,7 @@ build="$work/build"
 if [ $minimal -eq 1 ]; then
 	build="$build-minimal"
 	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
-	    --disable-operator "$@"
+	    --disable-operator --disable-exporter "$@"
 fi
 rm -rf "$build"
 mkdir -p "$build"

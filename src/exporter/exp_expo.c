@@ -171,13 +171,12 @@ static const struct fig {
 	    "receiver counts them.", 1, "lost_percent", FIG_UDP },
 };
 
-/* A distribution of microseconds as seconds, one sample per quantile
- * label ("0" the minimum, "1" the maximum). */
+/* Our distributions (microseconds) as summaries in seconds, as
+ * --metrics writes the round trips (report_metrics.c). */
 static const struct quant {
 	const char *key, *q;
 } quants[] = {
-	{ "min", "0" }, { "p50", "0.5" }, { "p90", "0.9" }, { "p99", "0.99" },
-	{ "max", "1" },
+	{ "p50", "0.5" }, { "p90", "0.9" }, { "p99", "0.99" },
 };
 
 struct probe_doc {
@@ -216,28 +215,31 @@ num(const cJSON *o, const char *key)
 }
 
 /* name{labels,quantile="q"} for each quantile of the microseconds in
- * dist (skipped when dist is no object). */
+ * dist, and name_count (nothing when dist has no samples). */
 static void
-write_quantiles(struct exp_buf *b, const char *name, const char *help,
-    const char *labels, const cJSON *dist, size_t first)
+write_summary(struct exp_buf *b, const char *name, const char *help,
+    const char *labels, const cJSON *dist)
 {
-	char l[LABELS_MAX + 32];
-	double v;
+	char l[LABELS_MAX + 32], count[64];
+	double v, n;
 	size_t i;
 
-	if (!cJSON_IsObject(dist))
+	if (json_get_double(dist, "samples", &n) != JSON_OK || !(n > 0))
 		return;
-	exp_family(b, name, "gauge", help);
-	for (i = first; i < sizeof(quants) / sizeof(quants[0]); i++) {
+	exp_family(b, name, "summary", help);
+	for (i = 0; i < sizeof(quants) / sizeof(quants[0]); i++) {
 		if (json_get_double(dist, quants[i].key, &v) != JSON_OK)
 			continue;
 		(void)snprintf(l, sizeof(l), "%s,quantile=\"%s\"", labels,
 		    quants[i].q);
 		exp_sample(b, name, l, v / 1e6);
 	}
+	(void)snprintf(count, sizeof(count), "%s_count", name);
+	exp_sample(b, count, labels, n);
 }
 
-/* What only we measure, when the document has it. */
+/* What only we measure, when the document has it (the names of
+ * --metrics where it has the figure). */
 static void
 write_ours(struct exp_buf *b, const struct exp_probe_view *v,
     const struct probe_doc *d, const char *labels)
@@ -246,21 +248,20 @@ write_ours(struct exp_buf *b, const struct exp_probe_view *v,
 	double lost;
 
 	if (!v->udp)
-		write_quantiles(b, "iperf3_rtt_seconds", "Round-trip time of the "
-		    "sending host's TCP connection (TCP_INFO samples); quantile "
-		    "0 is the minimum, 1 the maximum.", labels,
-		    cJSON_GetObjectItemCaseSensitive(d->sent, "rtt_us"), 0);
+		write_summary(b, "iperf3_rtt_seconds", "TCP round trips the "
+		    "sender sampled (quantiles).", labels,
+		    cJSON_GetObjectItemCaseSensitive(d->sent, "rtt_us"));
 	if (v->udp)
-		write_quantiles(b, "iperf3_received_delay_variation_seconds",
-		    "One-way delay variation of the received packets (transit "
-		    "above the smallest); quantile 1 is the maximum.", labels,
-		    cJSON_GetObjectItemCaseSensitive(udp, "delay_var_us"), 1);
+		write_summary(b, "iperf3_udp_delay_variation_seconds", "One-way "
+		    "delay variation of the received datagrams, above the "
+		    "smallest transit (quantiles).", labels,
+		    cJSON_GetObjectItemCaseSensitive(udp, "delay_var_us"));
 	if (v->udp && json_get_double(d->received, "lost_in_receiver",
 	    &lost) == JSON_OK) {
-		exp_family(b, "iperf3_received_lost_in_host_packets", "gauge",
-		    "Packets the receiving host dropped before iperf3 read "
-		    "them (socket buffer overflows).");
-		exp_sample(b, "iperf3_received_lost_in_host_packets", labels,
+		exp_family(b, "iperf3_udp_lost_in_receiver_packets", "gauge",
+		    "Lost datagrams that the receiving host's socket buffer "
+		    "dropped.");
+		exp_sample(b, "iperf3_udp_lost_in_receiver_packets", labels,
 		    lost);
 	}
 	exp_family(b, "iperf3_bitrate_capped", "gauge", "1 when the probe's "

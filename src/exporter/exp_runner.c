@@ -34,7 +34,8 @@ watchdog_main(void *arg)
 		for (i = 0; i < r->nslots; i++) {
 			struct exp_slot *s = &r->slots[i];
 
-			if (s->test == NULL || (!r->stopping && now < s->deadline_us))
+			if (s->test == NULL ||
+			    (!r->stopping && now < s->deadline_us))
 				continue;
 			iperf_test_interrupt(s->test, 0);
 			s->fired = 1;

@@ -124,7 +124,8 @@ probe_budget(const struct http_request *req, double period_s)
 		double v = strtod(h, &end);
 
 		if (end != h && *end == '\0' && isfinite(v) && v > 0)
-			t = v - TIMEOUT_OFFSET_S < 0.1 ? 0.1 : v - TIMEOUT_OFFSET_S;
+			t = v - TIMEOUT_OFFSET_S < 0.1 ? 0.1 :
+			    v - TIMEOUT_OFFSET_S;
 	}
 	return t > period_s + MAX_SLACK_S ? period_s + MAX_SLACK_S : t;
 }
@@ -134,13 +135,13 @@ log_probe(struct exporter *ex, const struct probe_req *q,
     const struct exp_result *res, int up)
 {
 	if (res->capped && q->have_bitrate)
-		iperf_err(ex->log, "probe of %s port %d: bitrate %llu capped to %llu "
-		    "bits/s (--exporter-max-bitrate)", q->label, q->port,
+		iperf_err(ex->log, "probe of %s port %d: bitrate %llu capped "
+		    "to %llu bits/s (--exporter-max-bitrate)", q->label, q->port,
 		    (unsigned long long)q->bitrate,
 		    (unsigned long long)ex->policy.max_bitrate);
 	if (!up)
-		iperf_err(ex->log, "probe of %s port %d failed: %s", q->label, q->port,
-		    res->reason[0] != '\0' ? res->reason :
+		iperf_err(ex->log, "probe of %s port %d failed: %s", q->label,
+		    q->port, res->reason[0] != '\0' ? res->reason :
 		    "the result document is incomplete");
 }
 

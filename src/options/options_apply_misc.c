@@ -429,9 +429,9 @@ opt_apply_no_clamp(struct iperf_test *test, const char *arg)
 }
 #endif
 
-#ifndef HAVE_EXPORTER
-/* --exporter in a build without it (configure --disable-exporter, or no
- * libmicrohttpd): said once, then the usage, exit 1. */
+#ifdef HAVE_EXPORTER_STUB
+/* --exporter in a build without libmicrohttpd: said once, then the
+ * usage, exit 1. */
 int
 opt_apply_exporter(struct iperf_test *test, const char *arg)
 {

@@ -194,10 +194,13 @@ const struct opt_row options_table[] = {
 	{ "no-clamp", L(OPT_ID_NO_CLAMP), NO, 1, OPT_ID_NO_CLAMP, C, 1,
 	    opt_apply_no_clamp },
 #endif
-	/* The exporter (--disable-exporter keeps this row: its apply function
-	 * then says the build has no exporter). */
+#if defined(HAVE_EXPORTER) || defined(HAVE_EXPORTER_STUB)
+	/* The exporter (without libmicrohttpd the row stays, and its apply
+	 * function says the build has no exporter; --disable-exporter leaves
+	 * it out). */
 	{ "exporter", L(OPT_ID_EXPORTER), REQ, 1, OPT_ID_EXPORTER, E, 1,
 	    opt_apply_exporter },
+#endif
 #ifdef HAVE_EXPORTER
 	{ "exporter-allow", L(OPT_ID_EXPORTER_ALLOW), REQ, 1,
 	    OPT_ID_EXPORTER_ALLOW, E, 1, opt_apply_exporter_allow },

@@ -29,6 +29,9 @@
   metrics    /metrics: the summary and the counter move with the probes
   shutdown   SIGTERM during a probe: exit 0 within 3 s
 
+A build without the exporter (no libmicrohttpd, --disable-exporter) is
+checked to refuse --exporter with exit 1; the cases above then skip.
+
 Usage: exporter.py OURS [FILTER]
 """
 
@@ -61,11 +64,12 @@ UDP_ONLY = ["iperf3_sent_packets", "iperf3_sent_jitter_ms",
             "iperf3_received_packets", "iperf3_received_jitter_ms",
             "iperf3_received_lost_packets", "iperf3_received_lost_percent"]
 BLACKBOX = ["probe_success", "probe_duration_seconds"]
-# Ours: (extra label or None).
-OURS_FAMILIES = {"iperf3_rtt_seconds": "quantile",
-                 "iperf3_received_delay_variation_seconds": "quantile",
-                 "iperf3_received_lost_in_host_packets": None,
-                 "iperf3_bitrate_capped": None}
+# Ours (the names of --metrics where it has the figure): summaries (their
+# quantiles labelled "quantile", their _count not) and gauges.
+OURS_FAMILIES = {"iperf3_rtt_seconds": "summary",
+                 "iperf3_udp_delay_variation_seconds": "summary",
+                 "iperf3_udp_lost_in_receiver_packets": "gauge",
+                 "iperf3_bitrate_capped": "gauge"}
 
 
 # ---- the exporter -------------------------------------------------------------
@@ -201,11 +205,13 @@ def shape_problems(text, udp, target, port):
         if name not in OURS_FAMILIES:
             probs.append(f"unexpected family {name}")
             continue
-        extra = OURS_FAMILIES[name]
-        for _, labels, _ in samples:
-            keys = {"target", "port"} | ({extra} if extra else set())
+        if typ != OURS_FAMILIES[name]:
+            probs.append(f"{name}: {typ}")
+        for sample, labels, _ in samples:
+            keys = {"target", "port"} | ({"quantile"} if sample == name and
+                                         typ == "summary" else set())
             if set(labels) != keys:
-                probs.append(f"{name} labels {labels}")
+                probs.append(f"{sample} labels {labels}")
     for name in (UDP_ONLY if not udp else TCP_ONLY):
         if name in fams:
             probs.append(f"{name} in a {'UDP' if udp else 'TCP'} probe")
@@ -554,6 +560,21 @@ def shutdown():
     report("shutdown: SIGTERM during a probe ends the exporter", probs)
 
 
+def without_exporter():
+    """A build without the exporter (no libmicrohttpd, or configure
+    --disable-exporter): --exporter refused at once, exit 1.  False when
+    --help lists the option (the exporter is built)."""
+    rc, out, err, _ = testlib.timed_run([OURS, "--help"], 20)
+    if "  --exporter " in out:
+        return False
+    rc, out, err, _ = testlib.timed_run([OURS, "--exporter", "9579"], 20)
+    report("a build without the exporter refuses --exporter",
+           [] if rc == 1 and ("built without the exporter" in err or
+                              "unrecognized option" in err)
+           else [f"exit {rc}: {err.strip()[:200]!r}"])
+    return True
+
+
 CASES = [cli, endpoints, probe_ours, probe_321, bad, forbidden, busy, refused,
          timeout, capped, isolated, metrics, shutdown]
 
@@ -564,7 +585,9 @@ def main():
         sys.exit(__doc__)
     OURS = os.path.abspath(sys.argv[1])
     filt = sys.argv[2] if len(sys.argv) > 2 else ""
-    testlib.skip_unless_option(OURS, "--exporter")
+    if without_exporter():
+        testlib.skip("the other cases: built without the exporter")
+        return testlib.summary()
     TMP = tempfile.mkdtemp(prefix="exporter-")
     try:
         return testlib.run_cases(CASES, filt)

@@ -370,12 +370,13 @@ START_TEST(expo_tcp)
 	has(t, "iperf3_received_seconds{target=\"127.0.0.1\",port=\"5201\"} "
 	    "1.003982\n");
 	has(t, "iperf3_retransmits{target=\"127.0.0.1\",port=\"5201\"} 14\n");
+	has(t, "# TYPE iperf3_rtt_seconds summary\n"
+	    "iperf3_rtt_seconds{target=\"127.0.0.1\",port=\"5201\","
+	    "quantile=\"0.5\"} 0.000215\n");
 	has(t, "iperf3_rtt_seconds{target=\"127.0.0.1\",port=\"5201\","
-	    "quantile=\"0\"} 4e-06\n");
-	has(t, "iperf3_rtt_seconds{target=\"127.0.0.1\",port=\"5201\","
-	    "quantile=\"0.99\"} 0.000885\n");
-	has(t, "iperf3_rtt_seconds{target=\"127.0.0.1\",port=\"5201\","
-	    "quantile=\"1\"} 0.001196\n");
+	    "quantile=\"0.99\"} 0.000885\n"
+	    "iperf3_rtt_seconds_count{target=\"127.0.0.1\",port=\"5201\"} "
+	    "166\n");
 	has(t, "iperf3_bitrate_capped{target=\"127.0.0.1\",port=\"5201\"} 0\n");
 	has(t, "# TYPE probe_success gauge\nprobe_success 1\n");
 	has(t, "# TYPE probe_duration_seconds gauge\n"
@@ -407,11 +408,14 @@ START_TEST(expo_udp)
 	has(t, "iperf3_received_lost_percent{target=\"[::1]:5300\","
 	    "port=\"5300\"} 0\n");
 	has(t, "iperf3_sent_lost_percent{target=\"[::1]:5300\",port=\"5300\"} 0\n");
-	has(t, "iperf3_received_delay_variation_seconds{target=\"[::1]:5300\","
+	has(t, "# TYPE iperf3_udp_delay_variation_seconds summary\n"
+	    "iperf3_udp_delay_variation_seconds{target=\"[::1]:5300\","
 	    "port=\"5300\",quantile=\"0.5\"} 3e-06\n");
-	has(t, "iperf3_received_delay_variation_seconds{target=\"[::1]:5300\","
-	    "port=\"5300\",quantile=\"1\"} 1.7e-05\n");
-	has(t, "iperf3_received_lost_in_host_packets{target=\"[::1]:5300\","
+	has(t, "iperf3_udp_delay_variation_seconds{target=\"[::1]:5300\","
+	    "port=\"5300\",quantile=\"0.99\"} 1.7e-05\n"
+	    "iperf3_udp_delay_variation_seconds_count{target=\"[::1]:5300\","
+	    "port=\"5300\"} 8\n");
+	has(t, "iperf3_udp_lost_in_receiver_packets{target=\"[::1]:5300\","
 	    "port=\"5300\"} 0\n");
 	has(t, "iperf3_bitrate_capped{target=\"[::1]:5300\",port=\"5300\"} 1\n");
 	lacks(t, "retransmits");
