@@ -134,6 +134,10 @@ static void
 log_probe(struct exporter *ex, const struct probe_req *q,
     const struct exp_result *res, int up)
 {
+	if (res->duration_s > 0 && res->duration_s + 0.5 < q->period_s)
+		iperf_err(ex->log, "probe of %s port %d: period %gs shortened to "
+		    "%d s to fit the scrape timeout", q->label, q->port,
+		    q->period_s, res->duration_s);
 	if (res->capped && q->have_bitrate)
 		iperf_err(ex->log, "probe of %s port %d: bitrate %llu capped "
 		    "to %llu bits/s (--exporter-max-bitrate)", q->label, q->port,
