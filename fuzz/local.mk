@@ -8,6 +8,10 @@ FUZZ_TARGETS = %reldir%/fuzz_units %reldir%/fuzz_params %reldir%/fuzz_results \
 if HAVE_OPERATOR
 FUZZ_TARGETS += %reldir%/fuzz_allow
 endif
+# The exporter's /probe query and its text (--disable-exporter)
+if HAVE_EXPORTER
+FUZZ_TARGETS += %reldir%/fuzz_probe_query
+endif
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =
@@ -58,5 +62,9 @@ FUZZ_LIBS = src/libiperf_core.la
 %canon_reldir%_fuzz_allow_CFLAGS = $(FUZZ_CC_FLAGS)
 %canon_reldir%_fuzz_allow_LDADD = $(FUZZ_LIBS)
 %canon_reldir%_fuzz_allow_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_probe_query_SOURCES = %reldir%/fuzz_probe_query.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_probe_query_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_probe_query_LDADD = src/libiperf_exporter.la $(FUZZ_LIBS)
+%canon_reldir%_fuzz_probe_query_LDFLAGS = $(FUZZ_LINK_FLAGS)
 
 EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh

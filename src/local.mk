@@ -131,21 +131,47 @@ if HAVE_OPERATOR
 	%reldir%/session/caps_doc.c %reldir%/net/listen_fds.c \
 	%reldir%/client/client_caps.c %reldir%/server/server_ports.c \
 	%reldir%/server/server_record.c %reldir%/server/server_stats.c \
-	%reldir%/server/server_metrics_http.c %reldir%/http/http_listen.c \
+	%reldir%/server/server_metrics_http.c \
 	%reldir%/server/server_caps.c %reldir%/measure/tbucket.c \
-	%reldir%/net/cidr.c %reldir%/server/acl.c %reldir%/server/sources.c \
+	%reldir%/server/acl.c %reldir%/server/sources.c \
 	%reldir%/server/audit.c %reldir%/server/server_gate.c \
 	%reldir%/options/options_apply_server.c %reldir%/report/report_caps.c
+else
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/server/operator_stub.c \
+	%reldir%/server/server_caps_stub.c
+endif
+# The HTTP layer and the prefixes, for the operator's server and the
+# exporter.
+if HAVE_HTTP_PARTS
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http_listen.c \
+	%reldir%/net/cidr.c
 if HAVE_MHD
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http.c
 else
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/http/http_stub.c
 endif
-else
-%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/server/operator_stub.c \
-	%reldir%/server/server_caps_stub.c
 endif
-EXTRA_DIST += %reldir%/http/http.c %reldir%/http/http_stub.c
+EXTRA_DIST += %reldir%/http/http.c %reldir%/http/http_stub.c \
+	%reldir%/http/http_listen.c %reldir%/net/cidr.c
+# The exporter (iperf3 --exporter): its options in the core, the rest in a
+# library of the program's own (libiperf.so.0 does not carry it), left
+# out by --disable-exporter or without libmicrohttpd.
+EXPORTER_SOURCES = %reldir%/exporter/exporter.h \
+	%reldir%/exporter/exp_serve.c \
+	%reldir%/exporter/exp_probe.c %reldir%/exporter/exp_probe.h \
+	%reldir%/exporter/exp_runner.c \
+	%reldir%/exporter/exp_query.c %reldir%/exporter/exp_query.h \
+	%reldir%/exporter/exp_expo.c %reldir%/exporter/exp_expo.h
+EXTRA_DIST += $(EXPORTER_SOURCES) %reldir%/options/options_apply_exporter.c
+if HAVE_EXPORTER
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/options/options_apply_exporter.c
+noinst_LTLIBRARIES += %reldir%/libiperf_exporter.la
+%canon_reldir%_libiperf_exporter_la_SOURCES = $(EXPORTER_SOURCES)
+EXPORTER_LIBS = %reldir%/libiperf_exporter.la
+else
+EXPORTER_LIBS =
+endif
 %canon_reldir%_libiperf_core_la_CFLAGS = $(AM_CFLAGS) $(CJSON_CFLAGS) $(OPENSSL_CFLAGS) \
 	$(MHD_CFLAGS)
 %canon_reldir%_libiperf_core_la_LIBADD = $(CJSON_LIBS) $(OPENSSL_LIBS) $(SCTP_LIBS) \
@@ -208,7 +234,7 @@ install-shadow-check: $(lib_LTLIBRARIES)
 # ld.so.cache, Debian's libiperf0) and wherever it is installed.
 bin_PROGRAMS += %reldir%/iperf3
 %canon_reldir%_iperf3_SOURCES = %reldir%/cli/main.c
-%canon_reldir%_iperf3_LDADD = %reldir%/libiperf_core.la
+%canon_reldir%_iperf3_LDADD = $(EXPORTER_LIBS) %reldir%/libiperf_core.la
 %canon_reldir%_iperf3_LDFLAGS = $(STATIC_BIN_LDFLAGS)
 
 if HAVE_SCTP

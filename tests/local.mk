@@ -41,6 +41,14 @@ CHECK_SUITES += %reldir%/unit/check_listen_fds %reldir%/unit/check_acl \
 	%reldir%/unit/check_audit %reldir%/unit/check_http \
 	%reldir%/unit/check_server_stats %reldir%/unit/check_caps
 endif
+# The exporter's pure parts (configure --disable-exporter leaves it out),
+# with its result documents in tests/data.
+if HAVE_EXPORTER
+CHECK_SUITES += %reldir%/unit/check_exporter
+%canon_reldir%_unit_check_exporter_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DEXP_FIXTURES='"$(abs_top_srcdir)/tests/data"'
+%canon_reldir%_unit_check_exporter_LDADD = src/libiperf_exporter.la $(LDADD)
+endif
 # plot.c is left out by configure --disable-plot, and so is its suite.
 if HAVE_PLOT
 CHECK_SUITES += %reldir%/unit/check_plot
@@ -97,7 +105,8 @@ if HAVE_MHD
 # that has the library.
 check_PROGRAMS += %reldir%/unit/iperf3_nohttp
 %canon_reldir%_unit_iperf3_nohttp_SOURCES = src/cli/main.c src/http/http_stub.c
-%canon_reldir%_unit_iperf3_nohttp_LDADD = src/libiperf_core.la $(STATIC_BIN_LDFLAGS)
+%canon_reldir%_unit_iperf3_nohttp_LDADD = $(EXPORTER_LIBS) src/libiperf_core.la \
+	$(STATIC_BIN_LDFLAGS)
 endif
 endif
 
@@ -138,6 +147,7 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/latency.test %reldir%/scripts/ext_json.test \
 	%reldir%/scripts/stats.test %reldir%/scripts/rr.test \
 	%reldir%/scripts/csvout.test %reldir%/scripts/metrics.test \
+	%reldir%/scripts/exporter.test %reldir%/scripts/exporter_prom.test \
 	%reldir%/scripts/placement.test %reldir%/scripts/json_stream_out.test \
 	%reldir%/scripts/schema.test %reldir%/scripts/sockfail.test \
 	%reldir%/scripts/layers.test %reldir%/scripts/plot.test \
@@ -171,8 +181,10 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/plot.py %reldir%/scripts/units.py \
 	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
 	%reldir%/scripts/caps.py %reldir%/scripts/pscheduler.py \
-	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js
+	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
+	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \
-	%reldir%/data/captures
+	%reldir%/data/captures %reldir%/data/exporter_tcp.json \
+	%reldir%/data/exporter_udp.json

@@ -3,12 +3,15 @@
 
 #include <sys/types.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/utsname.h>
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +56,23 @@ str_replace(char **dst, const char *src)
 	}
 	free(*dst);
 	*dst = copy;
+	return 0;
+}
+
+int
+str_numeric_addr(int family, const char *s, size_t len, char *out,
+    size_t outlen)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	char tmp[INET6_ADDRSTRLEN];
+
+	if (len == 0 || len >= sizeof(tmp) || len >= outlen)
+		return -1;
+	memcpy(tmp, s, len);
+	tmp[len] = '\0';
+	if (inet_pton(family, tmp, buf) != 1)
+		return -1;
+	memcpy(out, tmp, len + 1);
 	return 0;
 }
 

@@ -21,6 +21,11 @@ size_t str_copy(char *dst, const char *src, size_t len);
 char *str_dup(const char *s);
 /* Replace *dst with a copy of src (NULL allowed); 0 or -1 on ENOMEM. */
 int str_replace(char **dst, const char *src);
+/* The len bytes at s, if they are a numeric address of `family`
+ * (AF_INET, AF_INET6; inet_pton()), into out (outlen bytes) with a NUL:
+ * 0, or -1 (out untouched). */
+int str_numeric_addr(int family, const char *s, size_t len, char *out,
+    size_t outlen);
 
 /* 36 characters of [a-z2-7] plus NUL, from /dev/urandom (or a fallback). */
 void make_cookie(char cookie[37]);

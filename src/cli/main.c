@@ -1,6 +1,7 @@
 /*
  * main.c - the iperf3 program: arguments, signals, the server loop and
- * the exit status.  The only file that calls exit().
+ * the exit status (--exporter: exporter/).  The only file that calls
+ * exit().
  */
 #include "config.h"
 
@@ -12,6 +13,9 @@
 #include <unistd.h>
 
 #include "api_cli.h"
+#ifdef HAVE_EXPORTER
+#include "exporter.h"
+#endif
 #include "iperf_api.h"
 
 /* The test the signal handler interrupts (process-level, CLI only). */
@@ -120,6 +124,11 @@ main(int argc, char **argv)
 	iperf_cli_json_incremental(test, 1);
 	current_test = test;
 	iperf_catch_sigend(on_signal);
+#ifdef HAVE_EXPORTER
+	if (iperf_get_test_role(test) == 'e')
+		rc = exporter_main(test);
+	else
+#endif
 	if (iperf_get_test_role(test) == 'c')
 		rc = run_client(test);
 	else

@@ -152,7 +152,7 @@ struct iperf_settings {
 /* Options that stay local to this end: held in struct iperf_config
  * (test_config.h), read through test->opt. */
 struct iperf_local {
-	char role; /* 'c', 's' or 0 */
+	char role; /* 'c', 's', 'e' (--exporter) or 0 */
 	char *server_hostname;
 	int server_port;
 	char *bind_address;
@@ -227,6 +227,15 @@ struct iperf_local {
 	double accept_burst;    /* its bucket */
 	char *audit_log;        /* --audit-log FILE, "-" = stdout */
 	char *metrics_listen;   /* --metrics-listen [ADDR:]PORT */
+#ifdef HAVE_EXPORTER
+	/* ---- the exporter (exporter/: --exporter, the role 'e') */
+	char *exporter_listen;        /* --exporter [ADDR:]PORT */
+	char **exporter_allow;        /* --exporter-allow HOST|CIDR, in order */
+	int exporter_allow_count;
+	double exporter_max_period;   /* seconds; 0: the default (30) */
+	uint64_t exporter_max_bitrate; /* bits/s; 0: none */
+	int exporter_max_probes;      /* 0: the default (4) */
+#endif
 };
 
 /* --latency (session/probe.h): the round trips of the idle and the loaded

@@ -163,6 +163,9 @@ static const struct error_text error_texts[] = {
 #ifdef HAVE_OPERATOR
 	{ IESERVEROPT, SFX_NONE, "a server option cannot be used" },
 #endif
+#ifdef HAVE_EXPORTER
+	{ IEEXPORTER, SFX_NONE, "an option cannot be used with --exporter" },
+#endif
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 };
 
@@ -196,8 +199,11 @@ iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 		(void)snprintf(buf, len, "invalid value for %s", e->arg);
 		return;
 	}
-	if ((e->code == IERRCONFLICT || e->code == IESERVEROPT) &&
-	    e->arg[0] != '\0') {
+	if ((e->code == IERRCONFLICT || e->code == IESERVEROPT
+#ifdef HAVE_EXPORTER
+	    || e->code == IEEXPORTER
+#endif
+	    ) && e->arg[0] != '\0') {
 		(void)snprintf(buf, len, "%s", e->arg);
 		return;
 	}

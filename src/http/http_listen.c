@@ -1,6 +1,7 @@
 /*
  * http_listen.c - "[ADDR:]PORT", the listening address of an HTTP
- * endpoint (http.h), in every build.
+ * endpoint (http.h), wherever the HTTP layer is built (the operator's
+ * server, the exporter).
  */
 #include "config.h"
 
@@ -29,23 +30,6 @@ parse_port(const char *s)
 	return port <= 65535 ? port : -1;
 }
 
-/* A numeric address of `family` (len bytes at s); 0 if it is one. */
-static int
-numeric(int family, const char *s, size_t len, char *out, size_t outlen)
-{
-	unsigned char buf[sizeof(struct in6_addr)];
-	char tmp[INET6_ADDRSTRLEN];
-
-	if (len == 0 || len >= sizeof(tmp) || len >= outlen)
-		return -1;
-	memcpy(tmp, s, len);
-	tmp[len] = '\0';
-	if (inet_pton(family, tmp, buf) != 1)
-		return -1;
-	memcpy(out, tmp, len + 1);
-	return 0;
-}
-
 int
 http_parse_listen(const char *spec, const char *default_addr, char *addr,
     size_t addrlen, int *port)
@@ -59,13 +43,13 @@ http_parse_listen(const char *spec, const char *default_addr, char *addr,
 	if (spec[0] == '[') {
 		end = strchr(spec, ']');
 		if (end == NULL || end[1] != ':' ||
-		    numeric(AF_INET6, spec + 1, (size_t)(end - spec - 1), host,
-		    sizeof(host)) != 0)
+		    str_numeric_addr(AF_INET6, spec + 1,
+		    (size_t)(end - spec - 1), host, sizeof(host)) != 0)
 			return -1;
 		colon = end + 1;
 	} else if ((colon = strchr(spec, ':')) != NULL) {
 		if (strchr(colon + 1, ':') != NULL ||
-		    numeric(AF_INET, spec, (size_t)(colon - spec), host,
+		    str_numeric_addr(AF_INET, spec, (size_t)(colon - spec), host,
 		    sizeof(host)) != 0)
 			return -1;
 	} else {

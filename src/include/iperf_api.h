@@ -574,7 +574,10 @@ enum {
 	/* extension: an operator's server option that cannot be used (a
 	 * malformed CIDR, an unreadable --allow-file, a port range on a
 	 * client, --metrics-listen without HTTP support...) */
-	IESERVEROPT = 410
+	IESERVEROPT = 410,
+	/* extension: --exporter with -s or -c, or with an option it does
+	 * not take */
+	IEEXPORTER = 411
 };
 
 #ifdef __cplusplus

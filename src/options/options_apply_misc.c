@@ -429,6 +429,18 @@ opt_apply_no_clamp(struct iperf_test *test, const char *arg)
 }
 #endif
 
+#ifdef HAVE_EXPORTER_STUB
+/* --exporter in a build without libmicrohttpd: said once, then the
+ * usage, exit 1. */
+int
+opt_apply_exporter(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	report_stderr(test, "iperf3: error - built without the exporter\n");
+	return OPT_APPLY_USAGE;
+}
+#endif
+
 int
 opt_apply_username(struct iperf_test *test, const char *arg)
 {

@@ -333,11 +333,53 @@ json_warnings(struct iperf_test *test)
 		    "Debug output (-d) may interfere with JSON output (-J)");
 }
 
+#ifdef HAVE_EXPORTER
+/* --exporter excludes -s and -c; its own options need it; it takes no
+ * option but its own and those of the log (OPT_ROLE_EXPORTER). */
+static int
+check_exporter(struct iperf_test *test)
+{
+	char msg[96];
+	size_t i;
+
+	if (!options_seen(test, OPT_ID_EXPORTER)) {
+		for (i = 0; i < options_table_len; i++)
+			if (options_table[i].roles == OPT_ROLE_EXPORTER &&
+			    options_seen(test, options_table[i].id)) {
+				(void)snprintf(msg, sizeof(msg), "--%s needs "
+				    "--exporter", options_table[i].name);
+				return iperf_fail_arg(test, IEEXPORTER, msg);
+			}
+		return 0;
+	}
+	if (options_seen(test, OPT_ID_SERVER) ||
+	    options_seen(test, OPT_ID_CLIENT))
+		return iperf_fail_arg(test, IEEXPORTER, "--exporter cannot be "
+		    "used with -s or -c (it runs the clients itself)");
+	for (i = 0; i < options_table_len; i++)
+		if ((options_table[i].roles & OPT_ROLE_EXPORTER) == 0 &&
+		    options_table[i].name != NULL &&
+		    options_seen(test, options_table[i].id)) {
+			(void)snprintf(msg, sizeof(msg), "--%s cannot be used with "
+			    "--exporter", options_table[i].name);
+			return iperf_fail_arg(test, IEEXPORTER, msg);
+		}
+	test->cfg->opt.role = 'e';
+	return 0;
+}
+#endif
+
 int
 options_check(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
 
+#ifdef HAVE_EXPORTER
+	if (check_exporter(test) == -1)
+		return -1;
+	if (test->cfg->opt.role == 'e')
+		return 0;
+#endif
 	if (check_roles(test) == -1 || check_auth(test) == -1)
 		return -1;
 	if (test->cfg->opt.diskfile_name != NULL && s->protocol_id == Pudp)

@@ -212,6 +212,11 @@ enum opt_id {
 	OPT_ID_SERVER_MAX_BYTES,
 	OPT_ID_SERVER_MAX_STREAMS,
 	OPT_ID_NO_CLAMP,
+	OPT_ID_EXPORTER,
+	OPT_ID_EXPORTER_ALLOW,
+	OPT_ID_EXPORTER_MAX_PERIOD,
+	OPT_ID_EXPORTER_MAX_BITRATE,
+	OPT_ID_EXPORTER_MAX_PROBES,
 	OPT_ID_DEBUG,
 	OPT_ID_HELP,
 	OPT_ID_COUNT
@@ -221,6 +226,8 @@ enum opt_id {
 #define OPT_ROLE_CLIENT 0x1u
 #define OPT_ROLE_SERVER 0x2u
 #define OPT_ROLE_BOTH (OPT_ROLE_CLIENT | OPT_ROLE_SERVER)
+/* --exporter's own, and the few others it takes (--logfile...). */
+#define OPT_ROLE_EXPORTER 0x4u
 
 /* What an apply function returns besides 0 (done) and -1 (error
  * recorded on the test). */
@@ -307,8 +314,11 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_no_fq_socket_pacing,
     opt_apply_skip_rx_copy, opt_apply_mptcp, opt_apply_server_max_duration,
     opt_apply_server_max_bytes, opt_apply_server_max_streams,
-    opt_apply_no_clamp,
+    opt_apply_no_clamp, opt_apply_exporter,
     opt_apply_debug, opt_apply_help;
+/* options_apply_exporter.c: the exporter (--disable-exporter) */
+opt_apply_fn opt_apply_exporter_allow, opt_apply_exporter_max_period,
+    opt_apply_exporter_max_bitrate, opt_apply_exporter_max_probes;
 /* options_apply_server.c: a server for operators */
 opt_apply_fn opt_apply_allow, opt_apply_deny, opt_apply_allow_file,
     opt_apply_max_tests_per_prefix, opt_apply_accept_rate,

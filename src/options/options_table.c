@@ -34,6 +34,11 @@
 #define C OPT_ROLE_CLIENT
 #define S OPT_ROLE_SERVER
 #define B OPT_ROLE_BOTH
+#ifdef HAVE_EXPORTER
+#define E OPT_ROLE_EXPORTER
+#else
+#define E 0
+#endif
 #define L(id) (OPT_KEY_LONG + (id))
 
 /* name, key, has_arg, has_long, id, roles, supported, apply */
@@ -41,15 +46,15 @@ const struct opt_row options_table[] = {
 	{ "port", 'p', REQ, 1, OPT_ID_PORT, B, 1, opt_apply_port },
 	{ "format", 'f', REQ, 1, OPT_ID_FORMAT, B, 1, opt_apply_format },
 	{ "interval", 'i', REQ, 1, OPT_ID_INTERVAL, B, 1, opt_apply_interval },
-	{ "daemon", 'D', NO, 1, OPT_ID_DAEMON, S, 1, opt_apply_daemon },
+	{ "daemon", 'D', NO, 1, OPT_ID_DAEMON, S | E, 1, opt_apply_daemon },
 	{ "one-off", '1', NO, 1, OPT_ID_ONE_OFF, S, 1, opt_apply_one_off },
-	{ "verbose", 'V', NO, 1, OPT_ID_VERBOSE, B, 1, opt_apply_verbose },
+	{ "verbose", 'V', NO, 1, OPT_ID_VERBOSE, B | E, 1, opt_apply_verbose },
 	{ "json", 'J', NO, 1, OPT_ID_JSON, B, 1, opt_apply_json },
 	{ "json-stream", L(OPT_ID_JSON_STREAM), NO, 1, OPT_ID_JSON_STREAM, B, 1,
 	    opt_apply_json_stream },
 	{ "json-stream-full-output", L(OPT_ID_JSON_STREAM_FULL), NO, 1,
 	    OPT_ID_JSON_STREAM_FULL, B, 1, opt_apply_json_stream_full },
-	{ "version", 'v', NO, 1, OPT_ID_VERSION, B, 1, opt_apply_version },
+	{ "version", 'v', NO, 1, OPT_ID_VERSION, B | E, 1, opt_apply_version },
 	{ "server", 's', NO, 1, OPT_ID_SERVER, B, 1, opt_apply_server },
 	{ "client", 'c', REQ, 1, OPT_ID_CLIENT, B, 1, opt_apply_client },
 	{ "udp", 'u', NO, 1, OPT_ID_UDP, C, 1, opt_apply_udp },
@@ -84,7 +89,7 @@ const struct opt_row options_table[] = {
 	{ "zerocopy", 'Z', NO, 1, OPT_ID_ZEROCOPY, C, 1, opt_apply_zerocopy },
 	{ "omit", 'O', REQ, 1, OPT_ID_OMIT, C, 1, opt_apply_omit },
 	{ "file", 'F', REQ, 1, OPT_ID_FILE, B, 1, opt_apply_file },
-	{ "timestamps", L(OPT_ID_TIMESTAMPS), OPT, 1, OPT_ID_TIMESTAMPS, B, 1,
+	{ "timestamps", L(OPT_ID_TIMESTAMPS), OPT, 1, OPT_ID_TIMESTAMPS, B | E, 1,
 	    opt_apply_timestamps },
 	{ "affinity", 'A', REQ, OPT_HAVE_AFFINITY, OPT_ID_AFFINITY, B, 1,
 	    opt_apply_affinity },
@@ -100,10 +105,10 @@ const struct opt_row options_table[] = {
 	/* The short -X is always parsed; without SCTP it cannot take effect. */
 	{ "xbind", 'X', REQ, OPT_HAVE_SCTP, OPT_ID_XBIND, B, OPT_HAVE_SCTP,
 	    opt_apply_xbind },
-	{ "pidfile", 'I', REQ, 1, OPT_ID_PIDFILE, B, 1, opt_apply_pidfile },
-	{ "logfile", L(OPT_ID_LOGFILE), REQ, 1, OPT_ID_LOGFILE, B, 1,
+	{ "pidfile", 'I', REQ, 1, OPT_ID_PIDFILE, B | E, 1, opt_apply_pidfile },
+	{ "logfile", L(OPT_ID_LOGFILE), REQ, 1, OPT_ID_LOGFILE, B | E, 1,
 	    opt_apply_logfile },
-	{ "forceflush", L(OPT_ID_FORCEFLUSH), NO, 1, OPT_ID_FORCEFLUSH, B, 1,
+	{ "forceflush", L(OPT_ID_FORCEFLUSH), NO, 1, OPT_ID_FORCEFLUSH, B | E, 1,
 	    opt_apply_forceflush },
 	{ "get-server-output", L(OPT_ID_GET_SERVER_OUTPUT), NO, 1,
 	    OPT_ID_GET_SERVER_OUTPUT, C, 1, opt_apply_get_server_output },
@@ -189,8 +194,25 @@ const struct opt_row options_table[] = {
 	{ "no-clamp", L(OPT_ID_NO_CLAMP), NO, 1, OPT_ID_NO_CLAMP, C, 1,
 	    opt_apply_no_clamp },
 #endif
-	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B, 1, opt_apply_debug },
-	{ "help", 'h', NO, 1, OPT_ID_HELP, B, 1, opt_apply_help },
+#if defined(HAVE_EXPORTER) || defined(HAVE_EXPORTER_STUB)
+	/* The exporter (without libmicrohttpd the row stays, and its apply
+	 * function says the build has no exporter; --disable-exporter leaves
+	 * it out). */
+	{ "exporter", L(OPT_ID_EXPORTER), REQ, 1, OPT_ID_EXPORTER, E, 1,
+	    opt_apply_exporter },
+#endif
+#ifdef HAVE_EXPORTER
+	{ "exporter-allow", L(OPT_ID_EXPORTER_ALLOW), REQ, 1,
+	    OPT_ID_EXPORTER_ALLOW, E, 1, opt_apply_exporter_allow },
+	{ "exporter-max-period", L(OPT_ID_EXPORTER_MAX_PERIOD), REQ, 1,
+	    OPT_ID_EXPORTER_MAX_PERIOD, E, 1, opt_apply_exporter_max_period },
+	{ "exporter-max-bitrate", L(OPT_ID_EXPORTER_MAX_BITRATE), REQ, 1,
+	    OPT_ID_EXPORTER_MAX_BITRATE, E, 1, opt_apply_exporter_max_bitrate },
+	{ "exporter-max-probes", L(OPT_ID_EXPORTER_MAX_PROBES), REQ, 1,
+	    OPT_ID_EXPORTER_MAX_PROBES, E, 1, opt_apply_exporter_max_probes },
+#endif
+	{ "debug", 'd', OPT, 1, OPT_ID_DEBUG, B | E, 1, opt_apply_debug },
+	{ "help", 'h', NO, 1, OPT_ID_HELP, B | E, 1, opt_apply_help },
 };
 const size_t options_table_len = sizeof(options_table) /
     sizeof(options_table[0]);
@@ -203,4 +225,5 @@ _Static_assert(sizeof(options_table) / sizeof(options_table[0]) <=
 #undef C
 #undef S
 #undef B
+#undef E
 #undef L
