@@ -29,19 +29,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, free_port, peer_321_path,  # noqa: E402
                      peer_version, report, run_cases, skip, start_server,
                      stop, wait_listening)
+from exporter import BLACKBOX, COMMON, TCP_ONLY, UDP_ONLY  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 
-# iperf3_exporter's families (all gauges) and blackbox's two.
-COMMON = ["iperf3_up", "iperf3_sent_seconds", "iperf3_sent_bytes",
-          "iperf3_received_seconds", "iperf3_received_bytes"]
-TCP_ONLY = ["iperf3_retransmits"]
-UDP_ONLY = ["iperf3_sent_packets", "iperf3_sent_jitter_ms",
-            "iperf3_sent_lost_packets", "iperf3_sent_lost_percent",
-            "iperf3_received_packets", "iperf3_received_jitter_ms",
-            "iperf3_received_lost_packets", "iperf3_received_lost_percent"]
-PROBE = ["probe_success", "probe_duration_seconds"]
+# iperf3_exporter's families and blackbox's two: exporter.py's lists.
+PROBE = BLACKBOX
 # What Prometheus adds to every scrape by itself.
 SYNTHETIC = {"up", "scrape_duration_seconds", "scrape_samples_scraped",
              "scrape_samples_post_metric_relabeling", "scrape_series_added"}
