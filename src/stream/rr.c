@@ -83,6 +83,7 @@ rr_stream_init(struct iperf_stream *sp)
 	latstat_init(&rr->shared);
 	latstat_init(&rr->interval);
 	latstat_init(&rr->total);
+	latstat_init(&rr->peer_hist);
 	sp->rr = rr;
 	return 0;
 }
@@ -98,6 +99,7 @@ rr_stream_release(struct iperf_stream *sp)
 	latstat_free(&rr->shared);
 	latstat_free(&rr->interval);
 	latstat_free(&rr->total);
+	latstat_free(&rr->peer_hist);
 	free(rr->resp);
 	free(rr);
 	sp->rr = NULL;
