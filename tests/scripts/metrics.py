@@ -8,6 +8,10 @@ Ours on both ends, on loopback:
             end.sum_sent/sum_received, retransmits, rtt quantiles in order
   udp       -u: packets, lost, jitter (in seconds) from end.sum_received
   parallel  -P 2: the sums of both streams
+  per stream  -P 3, --bidir -P 2, -R -P 2, -u -P 2 and a server's file:
+            one series per stream and gauge (stream="<socket>", its
+            direction) equal to end.streams[i], rtt summaries per sender
+            stream, beside the sums
   reverse   -R: direction="download"
   bidir     --bidir: one series per direction, download from the
             _bidir_reverse sums
@@ -179,6 +183,86 @@ def bidir():
     report("bidir: both directions = -J", probs)
 
 
+def streams_of(m, name):
+    """{stream label: (direction, value)} of a family's per-stream series."""
+    out = {}
+    for (n, ls), v in m.items():
+        d = dict(ls)
+        if n == name and d.get("stream", "sum") != "sum":
+            out[d["stream"]] = (d.get("direction"), v)
+    return out
+
+
+def check_streams(probs, m, end, client=True, bidir=False, udp=False,
+                  direction="upload"):
+    """One series per stream and gauge (stream="<socket>"), equal to that
+    stream's record in end.streams[]."""
+    want = {}
+    for st in end["streams"]:
+        if udp:
+            rec = st["udp"]
+            recs = [(SENT if rec["sender"] else RECEIVED, rec),
+                    (UDP, rec)]
+        else:
+            rec = st["sender"]
+            recs = [(SENT, st["sender"]), (RECEIVED, st["receiver"])]
+            if not client:  # a server has its own side only
+                recs = recs[1:] if not rec["sender"] else recs[:1]
+        d = direction
+        if bidir:
+            d = "upload" if rec["sender"] == client else "download"
+        for pairs, r in recs:
+            for name, key, scale in pairs:
+                want.setdefault(name, {})[str(rec["socket"])] = \
+                    (d, r[key] * scale)
+    for name, streams in want.items():
+        got = streams_of(m, name)
+        if set(got) != set(streams):
+            probs.append(f"{name}: streams {sorted(got)}, want "
+                         f"{sorted(streams)}")
+            continue
+        for sid, (d, v) in streams.items():
+            if got[sid][0] != d or not close(got[sid][1], v):
+                probs.append(f"{name}{{stream={sid}}} {got[sid]} != "
+                             f"{(d, v)}")
+    if not udp and client:
+        rtt = streams_of(m, "iperf3_rtt_seconds_count")
+        want = {str(st["sender"]["socket"]): st["sender"]["rtt_us"]["samples"]
+                for st in end["streams"]
+                if st["sender"].get("rtt_us", {}).get("samples")}
+        if {k: v[1] for k, v in rtt.items()} != want:
+            probs.append(f"rtt summary counts {rtt}, want {want}")
+
+
+def per_stream():
+    """-P 3, --bidir -P 2, UDP -P 2 and a server's file: per-stream
+    series beside the sums."""
+    for label, args, kw in (("streams", ["-P", "3"], {}),
+                            ("streams-bidir", ["-P", "2", "--bidir"],
+                             {"bidir": True}),
+                            ("streams-reverse", ["-P", "2", "-R"],
+                             {"direction": "download"}),
+                            ("streams-udp", ["-P", "2", "-u"],
+                             {"udp": True})):
+        probs, m, end = client_case(label, args, **{
+            k: v for k, v in kw.items() if k in ("udp", "direction")})
+        check_streams(probs, m, end, **kw)
+        n = len(streams_of(m, "iperf3_sent_bytes") or
+                streams_of(m, "iperf3_received_bytes"))
+        if n != len(end["streams"]):
+            probs.append(f"{n} streams labelled, {len(end['streams'])} run")
+        report(f"per stream {' '.join(args)}: a series per stream = -J",
+               probs)
+    path = os.path.join(TMP, "server-streams.prom")
+    cli, sout, _ = pair(["-t", "1", "-P", "2"],
+                        ("-1", "-J", "--metrics", path))
+    probs = [] if cli.returncode == 0 else [f"exit {cli.returncode}"]
+    m = load(os.path.join(TMP, "server-streams-1.prom"))
+    check_streams(probs, m, json.loads(sout)["end"], client=False)
+    report("per stream, server: its own side of each stream = its -J",
+           probs)
+
+
 def server_role():
     path = os.path.join(TMP, "server.prom")
     cli, sout, port = pair(["-t", "1", "-P", "2"],
@@ -347,7 +431,7 @@ def stock():
 
 
 CASES = [tcp, udp, parallel, reverse, bidir, server_role, atomic,
-         unwritable, failed_run, server_patterns, stock, promtool]
+         unwritable, failed_run, server_patterns, stock, per_stream, promtool]
 
 if __name__ == "__main__":
     try:
