@@ -27,8 +27,9 @@ or nft are unavailable.
             requests (its intervals have the latencies); the client's
             end.streams[i].rr and end.rr have the same round trips as the
             server's
-  old server  a server of ours from before -R/--bidir (IPERF3_OLD_OURS,
-            skipped without it) refuses --rr -R and --bidir before data
+  old server  a server of ours from before -R/--bidir (IPERF3_OLD_OURS;
+            without it, emulated: SERVER_ERROR IERECVPARAMS after the
+            parameters) refuses --rr -R and --bidir before data
 Stock servers (3.12, 3.21 where present): the client stops before any
 data connection with the refusal message and exit 1 within seconds
 (plain --rr, -R and --bidir).
@@ -40,13 +41,15 @@ import concurrent.futures
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, check_distribution,  # noqa: E402
-                     skip_unless_option,
+                     skip_unless_option, listener, recv_exact,
                      free_port, parse_doc, refusal_problems, report,
                      run_cases, skip, stock_peers, stop, wait_listening)
 from testlib import timed_run as run  # noqa: E402
@@ -341,13 +344,68 @@ def case_reverse():
                    [f"{len(doc['end']['streams'])} streams"])
 
 
+def fake_old_server():
+    """What a server of ours from before -R/--bidir does with --rr and
+    either: it reads the parameters and answers SERVER_ERROR
+    IERECVPARAMS (114).  (port, thread, what it saw)."""
+    ls = listener(4, 10)
+    seen = {}
+
+    def serve():
+        try:
+            conn, _ = ls.accept()
+            with conn:
+                conn.settimeout(10)
+                recv_exact(conn, 37, eof_error=True)
+                conn.sendall(b"\x09")  # PARAM_EXCHANGE
+                n = struct.unpack(">I", recv_exact(conn, 4, True))[0]
+                seen["params"] = json.loads(recv_exact(conn, n, True))
+                conn.sendall(b"\xfe" + struct.pack(">ii", 114, 0))
+                ls.settimeout(1)
+                try:  # a data connection must never come
+                    d, _ = ls.accept()
+                    d.close()
+                    seen["data"] = True
+                except OSError:
+                    pass
+        except (OSError, EOFError, ValueError) as e:
+            seen["error"] = repr(e)
+        finally:
+            ls.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return ls.getsockname()[1], t, seen
+
+
+def old_server_emulated():
+    for extra in (["-R"], ["--bidir", "-u"]):
+        port, t, seen = fake_old_server()
+        rc, out, err, secs = client(port, extra)
+        t.join(15)
+        probs = []
+        params = seen.get("params", {})
+        if not params.get("reverse") and not params.get("bidirectional"):
+            probs.append(f"parameters without the direction: {params}")
+        if "rr" not in json.dumps(params.get("iperf3_compat", {})):
+            probs.append("parameters without the rr extension")
+        if rc != 1 or "unable to receive parameters" not in out + err:
+            probs.append(f"exit {rc}: {(out + err)[-200:]!r}")
+        if seen.get("data") or "connected to" in out:
+            probs.append("a data stream was connected")
+        if "error" in seen:
+            probs.append(f"fake server: {seen['error']}")
+        report(f"old server of ours (emulated): --rr {' '.join(extra)} "
+               f"refused before any data, exit 1 in {secs:.1f} s", probs)
+
+
 def case_old_server():
-    """A server of ours from before -R/--bidir with --rr (IPERF3_OLD_OURS)
-    refuses the parameters: our client stops before any data, exit 1."""
+    """A server of ours from before -R/--bidir with --rr refuses the
+    parameters: our client stops before any data, exit 1.  The real one
+    with IPERF3_OLD_OURS (a build of ours from before), else emulated."""
     old = os.environ.get("IPERF3_OLD_OURS")
     if not old or not os.access(old, os.X_OK):
-        skip("old server: IPERF3_OLD_OURS (a build of ours from before --rr "
-             "-R/--bidir) not given")
+        old_server_emulated()
         return
     for extra in (["-R"], ["--bidir", "-u"]):
         probs = []
