@@ -49,7 +49,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, check_distribution,  # noqa: E402
-                     skip_unless_option, listener, recv_exact,
+                     check_schema, skip_unless_option, listener, recv_exact,
                      free_port, parse_doc, refusal_problems, report,
                      run_cases, skip, stock_peers, stop, wait_listening)
 from testlib import timed_run as run  # noqa: E402
@@ -267,6 +267,8 @@ def json_case(label, extra, udp=False, omit=0, both=True, direction=False):
         probs += [f"server: {p}" for p in sub]
         if direction:
             same_latencies(probs, doc, sdoc)
+            probs += check_schema(doc, "client") + check_schema(sdoc,
+                                                                "server")
         # the server answered every request the client saw answered (and
         # maybe the one in flight at the end, and lost answers); each end
         # ends its omit period by its own clock
