@@ -132,9 +132,9 @@ int rr_results_add(struct cJSON *parent, uint64_t trans, uint64_t lost,
 /* Read such an object (NULL or malformed: not present). */
 void rr_results_read(const struct cJSON *o, struct rr_peer *out);
 
-/* ---- results and totals (rr_wire.c) ---------------------------------------- */
+/* ---- the results document (rr.c; rr_stub.c: nothing) ---------------------- */
 
-/* Results document: the client's "rr" per stream and for the test. */
+/* Results document: the requester's "rr" per stream and for the test. */
 int rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
     struct cJSON *stream_obj);
 void rr_results_decode(struct iperf_stream *sp, const struct cJSON *stream_obj);
@@ -142,15 +142,17 @@ void rr_results_decode(struct iperf_stream *sp, const struct cJSON *stream_obj);
 int rr_results_encode_test(struct iperf_test *test, struct cJSON *doc);
 void rr_results_decode_test(struct iperf_test *test, const struct cJSON *doc);
 
-/* Does this end request on any stream (sends on it)? */
+/* Does this end request on any stream (sends on it)? (rr.c) */
 int rr_test_requests(const struct iperf_test *test);
+
+/* ---- totals (rr_wire.c) ----------------------------------------------------- */
 
 /* Whole-test round trips of all streams merged into out (initialised by
  * the caller; -1 on no memory); transactions and losses added up. */
 int rr_test_totals(const struct iperf_test *test, struct latstat *out,
     uint64_t *trans, uint64_t *lost);
 
-/* ---- histograms in the results document (rr_wire.c, HAVE_RR) --------------- */
+/* ---- histograms in the results document (rr.c) ------------------------------ */
 
 /* Add h to an "rr" object as "hist": {"n", "sum", "min", "max", "b":
  * [bucket, count, ...]} (the non-empty buckets); 0, or -1 on no memory. */
