@@ -253,8 +253,6 @@ rr_conflict(const struct iperf_test *test)
 		int given;
 		const char *name;
 	} rules[] = {
-		{ s->reverse, "-R" },
-		{ s->bidirectional, "--bidir" },
 		{ options_seen(test, OPT_ID_BITRATE), "-b" },
 		{ s->bytes != 0 && test->cfg->opt.diskfile_name == NULL, "-n" },
 		{ s->blocks != 0, "-k" },
@@ -272,9 +270,10 @@ rr_conflict(const struct iperf_test *test)
 	return NULL;
 }
 
-/* Ours: --rr runs transactions: one direction, no rate, no count, no
- * file; the response defaults to the request's size.  A refusal names
- * the option ("--rr cannot be used with -R"). */
+/* Ours: --rr runs transactions (either direction, -R or --bidir: the
+ * end whose stream sends asks), no rate, no count, no file; the response
+ * defaults to the request's size.  A refusal names the option ("--rr
+ * cannot be used with -b"). */
 static int
 check_rr(struct iperf_test *test)
 {

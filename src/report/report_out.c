@@ -311,8 +311,35 @@ tee_summary(struct iperf_test *test)
 	cJSON_Delete(end);
 }
 
-/* Write each file; a failure is an error line on stderr and the exit
- * status 1 (the report itself is complete; a server goes on). */
+#if defined(HAVE_PLOT) || defined(HAVE_METRICS)
+/* A file that could not be written, in the test's own report too: -J's
+ * end.output_errors[] gets {"option", "path", "error"}; a server's text
+ * report the error line (its stderr has it in any case). */
+static void
+record_failure(struct iperf_test *test, const char *option,
+    const char *path, int err, const char *msg)
+{
+	cJSON *end = test->run.rep.json_end, *list, *o;
+
+	if (test->opt->json_output) {
+		list = cJSON_GetObjectItemCaseSensitive(end, "output_errors");
+		if (end != NULL && list == NULL)
+			list = cJSON_AddArrayToObject(end, "output_errors");
+		o = cJSON_CreateObject();
+		if (o == NULL || cJSON_AddStringToObject(o, "option", option) ==
+		    NULL || cJSON_AddStringToObject(o, "path", path) == NULL ||
+		    cJSON_AddStringToObject(o, "error", strerror(err)) == NULL ||
+		    !cJSON_AddItemToArray(list, o))
+			cJSON_Delete(o);
+	} else if (test->opt->role == 's' && !test->opt->csv) {
+		(void)iperf_printf(test, "iperf3: error - %s\n", msg);
+	}
+}
+#endif
+
+/* Write each file, before the report ends so that a failure is in it
+ * (record_failure) besides an error line on stderr; the client exits
+ * with status 1, a server goes on. */
 static void
 tee_finish(struct iperf_test *test)
 {
@@ -320,11 +347,9 @@ tee_finish(struct iperf_test *test)
 	char path[PATH_MAX], msg[PATH_MAX + 256];
 	size_t i;
 
-	test->report_main->finish(test);
-	if (o == NULL)
-		return;
-	for (i = 0; sinks[i] != NULL; i++) {
+	for (i = 0; o != NULL && sinks[i] != NULL; i++) {
 		struct iperf_err_state e;
+		int err;
 
 		if (o->st[i] == NULL)
 			continue;
@@ -332,14 +357,19 @@ tee_finish(struct iperf_test *test)
 			sizeof(path)) == 0 &&
 		    write_atomically(test, sinks[i], o->st[i], path) >= 0)
 			continue;
+		err = errno;
 		/* the client's iperf_run_client() fails with it */
-		(void)out_fail(test, sinks[i]->name, path, errno);
+		(void)out_fail(test, sinks[i]->name, path, err);
 		e = test->run.err;
 		iperf_error_format(&e, msg, sizeof(msg));
 		report_stderr(test, "iperf3: error - %s\n", msg);
+#if defined(HAVE_PLOT) || defined(HAVE_METRICS)
+		record_failure(test, sinks[i]->name, path, err, msg);
+#endif
 		test->out_failed = 1;
 	}
 	report_out_release(test);
+	test->report_main->finish(test);
 }
 
 /* The events the sinks do not need, passed on. */

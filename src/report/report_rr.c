@@ -8,10 +8,12 @@
  * stays; an "rr" object joins each interval's streams[i] and sum, each
  * end.streams[i], and end itself.
  *
- * Who knows what: the client counts its transactions and times them; a
- * server counts the requests it answered, and learns the client's round
- * trips (and UDP losses) from its results document, so its intervals
- * have no latencies and its summary has the client's.
+ * Who knows what: the requester (the end whose stream sends: the client,
+ * the server with -R, either with --bidir) counts its transactions and
+ * times them; the answerer counts the requests it answered, and learns
+ * the requester's round trips (and UDP losses) from its results
+ * document, so its intervals have no latencies and its summary has the
+ * requester's.  With --bidir, end.rr merges both directions (rr.h).
  */
 #include "config.h"
 
@@ -36,27 +38,23 @@ struct rr_figs {
 	uint64_t trans, lost, stale;
 	double seconds;
 	int has_lat;
+	int requester;     /* this end's round trips: it counts stale answers */
 	struct latsum lat; /* ns */
 };
 
-static int
-is_client(const struct iperf_test *test)
-{
-	return test->opt->role == 'c';
-}
 
 static void
-stream_figs(const struct iperf_test *test, const struct iperf_stream *sp,
-    struct rr_figs *f)
+stream_figs(const struct iperf_stream *sp, struct rr_figs *f)
 {
 	f->trans = sp->final.rr_trans - sp->base_omit.rr_trans;
 	f->lost = sp->final.rr_lost - sp->base_omit.rr_lost;
 	f->stale = sp->final.rr_stale - sp->base_omit.rr_stale;
 	f->seconds = stats_local_seconds(sp);
 	f->has_lat = 0;
+	f->requester = sp->sender;
 	if (sp->rr == NULL)
 		return;
-	if (is_client(test)) {
+	if (sp->sender) {
 		latstat_summary(&sp->rr->total, &f->lat);
 		f->has_lat = 1;
 	} else if (sp->rr->peer.present) {
@@ -66,11 +64,40 @@ stream_figs(const struct iperf_test *test, const struct iperf_stream *sp,
 	}
 }
 
+/* Does the end answer on any stream? */
+static int
+test_answers(const struct iperf_test *test)
+{
+	const struct iperf_stream *sp;
+
+	for (sp = test->run.streams; sp != NULL; sp = sp->next)
+		if (sp->rr != NULL && !sp->sender)
+			return 1;
+	return 0;
+}
+
+/* --bidir: the streams this end answers, from the requester's histograms
+ * (rr.h), merged into all; their losses added to *lost. */
+static void
+answered_totals(const struct iperf_test *test, struct latstat *all,
+    uint64_t *lost)
+{
+	const struct iperf_stream *sp;
+
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+		if (sp->rr == NULL || sp->sender || !sp->rr->peer.present)
+			continue;
+		(void)latstat_merge(all, &sp->rr->peer_hist);
+		*lost += sp->rr->peer.lost;
+	}
+}
+
 static void
 test_figs(const struct iperf_test *test, struct rr_figs *f)
 {
 	const struct iperf_stream *sp;
 	struct latstat all;
+	uint64_t trans = 0;
 
 	f->trans = f->lost = f->stale = 0;
 	f->seconds = report_first_local_time(test);
@@ -79,9 +106,12 @@ test_figs(const struct iperf_test *test, struct rr_figs *f)
 		f->stale += sp->final.rr_stale - sp->base_omit.rr_stale;
 	}
 	f->has_lat = 0;
-	if (is_client(test)) {
+	f->requester = rr_test_requests(test);
+	if (f->requester) {
 		latstat_init(&all);
-		(void)rr_test_totals(test, &all, &f->trans, &f->lost);
+		(void)rr_test_totals(test, &all, &trans, &f->lost);
+		if (test_answers(test))
+			answered_totals(test, &all, &f->lost);
 		latstat_summary(&all, &f->lat);
 		latstat_free(&all);
 		f->has_lat = 1;
@@ -93,7 +123,7 @@ test_figs(const struct iperf_test *test, struct rr_figs *f)
 }
 
 static void
-interval_figs(const struct iperf_test *test, const struct interval_result *ir,
+interval_figs(const struct iperf_stream *sp, const struct interval_result *ir,
     struct rr_figs *f)
 {
 	f->trans = ir->rr_trans;
@@ -101,7 +131,7 @@ interval_figs(const struct iperf_test *test, const struct interval_result *ir,
 	f->stale = ir->rr_stale;
 	f->seconds = (double)ir->seconds;
 	f->lat = ir->rr_lat;
-	f->has_lat = is_client(test);
+	f->has_lat = f->requester = sp->sender;
 }
 
 /* The merged round trips of the last interval of every stream. */
@@ -126,7 +156,7 @@ interval_sum_figs(const struct iperf_test *test, struct rr_figs *f)
 	}
 	latstat_summary(&all, &f->lat);
 	latstat_free(&all);
-	f->has_lat = is_client(test);
+	f->has_lat = f->requester = rr_test_requests(test);
 }
 
 /* ---- text ------------------------------------------------------------------ */
@@ -170,13 +200,18 @@ print_header(struct iperf_test *test, enum report_rr_kind kind, int has_lat)
 	report_text_line(test, line);
 }
 
-/* Interval, Transfer and Bitrate of an interval row. */
+/* Interval, Transfer and Bitrate of an interval row (sp NULL: [SUM]);
+ * role holds the row's --bidir tag. */
 static void
-interval_cols(const struct iperf_test *test, int id,
-    const struct interval_result *ir, double bytes, struct report_row *r)
+interval_cols(const struct iperf_test *test, const struct iperf_stream *sp,
+    const struct interval_result *ir, double bytes, struct report_row *r,
+    char role[REPORT_ROLE_LEN])
 {
-	r->id = id;
-	r->role = "";
+	role[0] = '\0';
+	if (sp != NULL)
+		report_role_tag(test, sp, role);
+	r->id = sp != NULL ? sp->socket : REPORT_SUM_ID;
+	r->role = role;
 	r->start = ir->start;
 	r->end = ir->end;
 	r->seconds = (double)ir->seconds;
@@ -188,12 +223,12 @@ interval_cols(const struct iperf_test *test, int id,
 void
 report_rr_text_interval(struct iperf_test *test)
 {
-	char line[REPORT_LINE_LEN];
+	char line[REPORT_LINE_LEN], role[REPORT_ROLE_LEN];
 	struct iperf_stream *sp;
 	struct rr_figs f;
 
 	if (!test->run.rep.header_printed) {
-		print_header(test, RR_ROW_INTERVAL, is_client(test));
+		print_header(test, RR_ROW_INTERVAL, rr_test_requests(test));
 		test->run.rep.header_printed = 1;
 	} else if (report_want_sums(test)) {
 		(void)report_fmt_separator(line, sizeof(line));
@@ -205,8 +240,8 @@ report_rr_text_interval(struct iperf_test *test)
 
 		if (ir == NULL)
 			continue;
-		interval_figs(test, ir, &f);
-		interval_cols(test, sp->socket, ir, (double)ir->bytes, &r);
+		interval_figs(sp, ir, &f);
+		interval_cols(test, sp, ir, (double)ir->bytes, &r, role);
 		print_row(test, RR_ROW_INTERVAL, &r, &f);
 	}
 	if (report_want_sums(test) && test->run.streams->last_interval) {
@@ -217,8 +252,8 @@ report_rr_text_interval(struct iperf_test *test)
 			if (sp->last_interval != NULL)
 				bytes += (double)sp->last_interval->bytes;
 		interval_sum_figs(test, &f);
-		interval_cols(test, REPORT_SUM_ID,
-		    test->run.streams->last_interval, bytes, &r);
+		interval_cols(test, NULL, test->run.streams->last_interval,
+		    bytes, &r, role);
 		print_row(test, RR_ROW_INTERVAL, &r, &f);
 	}
 	test->run.rep.intervals_printed++;
@@ -227,7 +262,7 @@ report_rr_text_interval(struct iperf_test *test)
 void
 report_rr_text_summary(struct iperf_test *test)
 {
-	char line[REPORT_LINE_LEN];
+	char line[REPORT_LINE_LEN], role[REPORT_ROLE_LEN];
 	struct iperf_stream *sp;
 	struct report_row r = { 0 };
 	struct rr_figs f;
@@ -238,13 +273,14 @@ report_rr_text_summary(struct iperf_test *test)
 		(void)iperf_printf(test, "Test Complete. Summary Results:\n");
 	test_figs(test, &f);
 	print_header(test, RR_ROW_SUMMARY, f.has_lat);
-	r.role = "";
+	r.role = role;
 	r.fmt = test->opt->unit_format;
 	r.tail = "";
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct rr_figs sf;
 
-		stream_figs(test, sp, &sf);
+		stream_figs(sp, &sf);
+		report_role_tag(test, sp, role);
 		r.id = sp->socket;
 		r.end = r.seconds = sf.seconds;
 		r.bytes = (double)stats_local_bytes(sp);
@@ -253,6 +289,7 @@ report_rr_text_summary(struct iperf_test *test)
 	if (!report_want_sums(test))
 		return;
 	r.id = REPORT_SUM_ID;
+	r.role = "";
 	r.end = r.seconds = f.seconds;
 	r.bytes = 0;
 	for (sp = test->run.streams; sp != NULL; sp = sp->next)
@@ -275,7 +312,7 @@ rr_json(const struct iperf_test *test, const struct rr_figs *f, int *err)
 		    1000.0, RR_LAT_FIELDS), err);
 	if (report_is_datagram(test) && f->has_lat) {
 		report_json_num(o, "lost", (double)f->lost, err);
-		if (is_client(test))
+		if (f->requester)
 			report_json_num(o, "stale", (double)f->stale, err);
 	}
 	return o;
@@ -290,7 +327,7 @@ report_rr_json_interval_stream(const struct iperf_test *test,
 
 	if (!test->settings.rr || ir == NULL)
 		return;
-	interval_figs(test, ir, &f);
+	interval_figs(sp, ir, &f);
 	report_json_attach(o, "rr", rr_json(test, &f, err), err);
 }
 
@@ -315,7 +352,7 @@ report_rr_json_end_stream(const struct iperf_test *test,
 
 	if (!test->settings.rr)
 		return;
-	stream_figs(test, sp, &f);
+	stream_figs(sp, &f);
 	report_json_attach(o, "rr", rr_json(test, &f, err), err);
 }
 

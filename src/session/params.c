@@ -347,10 +347,6 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	    decode_udp_offload(test, doc) == -1 ||
 	    decode_flags_strings(test, doc) == -1)
 		return -1;
-	/* --rr runs client-initiated transactions only (rr.h) */
-	if (test->settings.rr && (test->settings.reverse ||
-	    test->settings.bidirectional))
-		return iperf_fail(test, IERECVPARAMS, 0);
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 
 #include "iperf.h"
 #include "iperf_error.h"
+#include "json.h"
 #include "rr.h"
 #include "stream.h"
 #include "stream_io.h"
@@ -83,6 +84,7 @@ rr_stream_init(struct iperf_stream *sp)
 	latstat_init(&rr->shared);
 	latstat_init(&rr->interval);
 	latstat_init(&rr->total);
+	latstat_init(&rr->peer_hist);
 	sp->rr = rr;
 	return 0;
 }
@@ -98,6 +100,7 @@ rr_stream_release(struct iperf_stream *sp)
 	latstat_free(&rr->shared);
 	latstat_free(&rr->interval);
 	latstat_free(&rr->total);
+	latstat_free(&rr->peer_hist);
 	free(rr->resp);
 	free(rr);
 	sp->rr = NULL;
@@ -446,4 +449,146 @@ rr_omit_reset_locked(struct iperf_stream *sp)
 {
 	latstat_reset(&sp->rr->shared);
 	latstat_reset(&sp->rr->total);
+}
+
+/* ---- the results document ---------------------------------------------------- */
+
+
+int
+rr_hist_add(cJSON *rr_obj, const struct latstat *h)
+{
+	cJSON *o = cJSON_CreateObject(), *b = cJSON_CreateArray();
+	unsigned int i;
+	int bad = o == NULL || b == NULL || !cJSON_AddItemToObject(o, "b", b);
+
+	if (bad)
+		cJSON_Delete(b);
+	for (i = 0; !bad && h->counts != NULL && i < LATSTAT_BUCKETS; i++)
+		if (h->counts[i] != 0)
+			bad = !cJSON_AddItemToArray(b, cJSON_CreateNumber(i)) ||
+			    !cJSON_AddItemToArray(b,
+				cJSON_CreateNumber(h->counts[i]));
+	if (bad || cJSON_AddNumberToObject(o, "n", (double)h->n) == NULL ||
+	    cJSON_AddNumberToObject(o, "sum", (double)h->sum) == NULL ||
+	    cJSON_AddNumberToObject(o, "min", (double)h->min) == NULL ||
+	    cJSON_AddNumberToObject(o, "max", (double)h->max) == NULL ||
+	    !cJSON_AddItemToObject(rr_obj, "hist", o)) {
+		cJSON_Delete(o);
+		return -1;
+	}
+	return 0;
+}
+
+/* The buckets of a "hist" object into h (allocated); 0, or -1 when they
+ * are malformed or do not add up to n. */
+static int
+hist_buckets(const cJSON *b, struct latstat *h, uint64_t n)
+{
+	const cJSON *k, *c;
+	uint64_t seen = 0;
+
+	if (!cJSON_IsArray(b) || (h->counts == NULL && latstat_add(h, 0) ==
+	    -1))
+		return -1;
+	latstat_reset(h);
+	for (k = b->child; k != NULL; k = c->next) {
+		c = k->next;
+		if (c == NULL || !cJSON_IsNumber(k) || !cJSON_IsNumber(c) ||
+		    !(k->valuedouble >= 0) || k->valuedouble >= LATSTAT_BUCKETS ||
+		    !(c->valuedouble >= 1) || c->valuedouble > UINT32_MAX)
+			return -1;
+		h->counts[(unsigned int)k->valuedouble] +=
+		    (uint32_t)c->valuedouble;
+		seen += (uint64_t)c->valuedouble;
+	}
+	return seen == n ? 0 : -1;
+}
+
+void
+rr_hist_read(const cJSON *rr_obj, struct latstat *h)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(rr_obj, "hist");
+	int64_t n = 0, sum = 0, min = 0, max = 0;
+
+	latstat_reset(h);
+	if (!cJSON_IsObject(o) ||
+	    json_get_i64(o, "n", 1, INT64_MAX, &n) != JSON_OK ||
+	    json_get_i64(o, "sum", 0, INT64_MAX, &sum) != JSON_OK ||
+	    json_get_i64(o, "min", 0, INT64_MAX, &min) != JSON_OK ||
+	    json_get_i64(o, "max", min, INT64_MAX, &max) != JSON_OK ||
+	    hist_buckets(cJSON_GetObjectItemCaseSensitive(o, "b"), h,
+		(uint64_t)n) == -1) {
+		latstat_reset(h);
+		return;
+	}
+	h->n = (uint64_t)n;
+	h->sum = (uint64_t)sum;
+	h->min = (uint64_t)min;
+	h->max = (uint64_t)max;
+}
+
+int
+rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
+    cJSON *stream_obj)
+{
+	struct latsum lat;
+
+	/* the requester (the end whose stream sends) knows the round trips */
+	if (sp->rr == NULL || !sp->sender)
+		return 0;
+	latstat_summary(&sp->rr->total, &lat);
+	if (rr_results_add(stream_obj, sp->final.rr_trans -
+	    sp->base_omit.rr_trans, sp->final.rr_lost - sp->base_omit.rr_lost,
+	    &lat) == -1)
+		return -1;
+	if (test->settings.bidirectional)
+		return rr_hist_add(cJSON_GetObjectItemCaseSensitive(stream_obj,
+		    "rr"), &sp->rr->total);
+	return 0;
+}
+
+void
+rr_results_decode(struct iperf_stream *sp, const cJSON *stream_obj)
+{
+	const cJSON *o = cJSON_GetObjectItemCaseSensitive(stream_obj, "rr");
+
+	if (sp->rr == NULL || sp->sender)
+		return;
+	rr_results_read(o, &sp->rr->peer);
+	rr_hist_read(o, &sp->rr->peer_hist);
+}
+
+int
+rr_results_encode_test(struct iperf_test *test, cJSON *doc)
+{
+	struct latstat all;
+	struct latsum lat;
+	uint64_t trans, lost;
+
+	if (!test->settings.rr || !rr_test_requests(test))
+		return 0;
+	latstat_init(&all);
+	(void)rr_test_totals(test, &all, &trans, &lost);
+	latstat_summary(&all, &lat);
+	latstat_free(&all);
+	return rr_results_add(doc, trans, lost, &lat);
+}
+
+void
+rr_results_decode_test(struct iperf_test *test, const cJSON *doc)
+{
+	if (test->settings.rr)
+		rr_results_read(cJSON_GetObjectItemCaseSensitive(doc, "rr"),
+		    &test->run.rr_peer);
+}
+
+int
+rr_test_requests(const struct iperf_test *test)
+{
+	const struct iperf_stream *sp;
+
+	for (sp = test->run.streams; sp != NULL; sp = sp->next)
+		if (sp->rr != NULL && sp->sender)
+			return 1;
+	return 0;
 }

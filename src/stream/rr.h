@@ -3,14 +3,16 @@
  * (netperf TCP_RR / UDP_RR style), between our client and our server
  * only (ext.h EXT_RR, confirmed before CREATE_STREAMS).
  *
- * Each stream's worker runs one transaction at a time: the client sends a
- * request of -l bytes (blksize), reads the whole response of rr_response
- * bytes and records the round trip (CLOCK_MONOTONIC, ns) in the stream's
- * histogram; the server reads a whole request and answers it.  -P N runs
- * N such streams in parallel, each with its own worker.  Always
- * client-initiated: the option checks refuse -R and --bidir, and our
- * server a parameter document asking for them with rr (IERECVPARAMS).
- * TCP data connections get TCP_NODELAY on both ends (proto.c); UDP never
+ * Each stream's worker runs one transaction at a time: the requester
+ * sends a request of -l bytes (blksize), reads the whole response of
+ * rr_response bytes and records the round trip (CLOCK_MONOTONIC, ns) in
+ * the stream's histogram; the answerer reads a whole request and answers
+ * it.  The requester is the end whose stream sends (sp->sender): the
+ * client, the server with -R, each end for half the streams with
+ * --bidir.  -P N runs N such streams in parallel (per direction), each
+ * with its own worker.  A server of ours from before -R/--bidir refuses
+ * a parameter document asking for them with rr (IERECVPARAMS), before
+ * any data.  TCP data connections get TCP_NODELAY on both ends (proto.c); UDP never
  * uses GSO/GRO for --rr (ext.c asks for no udp_offload).
  *
  * UDP.  Datagrams are bare payload (no iperf3 UDP header).  When both the
@@ -41,11 +43,14 @@
  * may so land in the next interval: by at most RR_FLUSH_NS plus the one
  * transaction then in flight.
  *
- * Results.  Our client adds to its results document, per stream and for
- * all streams, an "rr" object (rr_results_encode) that our server reads
- * (rr_results_decode): a server counts the requests it answered, only
- * the client knows the round trips.  Stock peers never see it (--rr runs
- * only between our two programs).
+ * Results.  Each end adds to its results document, for every stream it
+ * sends on and for all of them, an "rr" object (rr_results_encode) that
+ * the other end reads (rr_results_decode) for the streams it answers:
+ * an answerer counts the requests it answered, only the requester knows
+ * the round trips.  With --bidir the per-stream object also carries the
+ * histogram ("hist", rr_hist_add) so that each end merges both
+ * directions exactly into its end.rr.  Stock peers never see it (--rr
+ * runs only between our two programs).
  */
 #ifndef IPERF_RR_H
 #define IPERF_RR_H
@@ -94,7 +99,8 @@ struct rr_stream {
 	/* loop thread */
 	struct latstat interval; /* the last interval's round trips */
 	struct latstat total;    /* after the omit period */
-	struct rr_peer peer;     /* server: from the client's results */
+	struct rr_peer peer;     /* answerer: from the requester's results */
+	struct latstat peer_hist; /* ... its round trips (--bidir), ns */
 };
 
 /* ---- pure parts (rr_wire.c) ---------------------------------------------- */
@@ -126,9 +132,9 @@ int rr_results_add(struct cJSON *parent, uint64_t trans, uint64_t lost,
 /* Read such an object (NULL or malformed: not present). */
 void rr_results_read(const struct cJSON *o, struct rr_peer *out);
 
-/* ---- results and totals (rr_wire.c) ---------------------------------------- */
+/* ---- the results document (rr.c; rr_stub.c: nothing) ---------------------- */
 
-/* Results document: the client's "rr" per stream and for the test. */
+/* Results document: the requester's "rr" per stream and for the test. */
 int rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
     struct cJSON *stream_obj);
 void rr_results_decode(struct iperf_stream *sp, const struct cJSON *stream_obj);
@@ -136,10 +142,23 @@ void rr_results_decode(struct iperf_stream *sp, const struct cJSON *stream_obj);
 int rr_results_encode_test(struct iperf_test *test, struct cJSON *doc);
 void rr_results_decode_test(struct iperf_test *test, const struct cJSON *doc);
 
+/* Does this end request on any stream (sends on it)? (rr.c) */
+int rr_test_requests(const struct iperf_test *test);
+
+/* ---- totals (rr_wire.c) ----------------------------------------------------- */
+
 /* Whole-test round trips of all streams merged into out (initialised by
  * the caller; -1 on no memory); transactions and losses added up. */
 int rr_test_totals(const struct iperf_test *test, struct latstat *out,
     uint64_t *trans, uint64_t *lost);
+
+/* ---- histograms in the results document (rr.c) ------------------------------ */
+
+/* Add h to an "rr" object as "hist": {"n", "sum", "min", "max", "b":
+ * [bucket, count, ...]} (the non-empty buckets); 0, or -1 on no memory. */
+int rr_hist_add(struct cJSON *rr_obj, const struct latstat *h);
+/* Read it back into h (reset first; absent or malformed: left empty). */
+void rr_hist_read(const struct cJSON *rr_obj, struct latstat *h);
 
 /* ---- data path (rr.c) ------------------------------------------------------ */
 

@@ -60,3 +60,36 @@ rr_omit_reset_locked(struct iperf_stream *sp)
 {
 	(void)sp;
 }
+
+/* Without --rr no results document carries "rr". */
+int
+rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
+    struct cJSON *stream_obj)
+{
+	(void)test;
+	(void)sp;
+	(void)stream_obj;
+	return 0;
+}
+
+void
+rr_results_decode(struct iperf_stream *sp, const struct cJSON *stream_obj)
+{
+	(void)sp;
+	(void)stream_obj;
+}
+
+int
+rr_results_encode_test(struct iperf_test *test, struct cJSON *doc)
+{
+	(void)test;
+	(void)doc;
+	return 0;
+}
+
+void
+rr_results_decode_test(struct iperf_test *test, const struct cJSON *doc)
+{
+	(void)test;
+	(void)doc;
+}

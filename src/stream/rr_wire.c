@@ -145,54 +145,7 @@ rr_results_read(const cJSON *o, struct rr_peer *out)
 	out->present = 1;
 }
 
-/* ---- results ---------------------------------------------------------------------- */
-
-int
-rr_results_encode(struct iperf_test *test, struct iperf_stream *sp,
-    cJSON *stream_obj)
-{
-	struct latsum lat;
-
-	if (sp->rr == NULL || test->opt->role != 'c')
-		return 0;
-	latstat_summary(&sp->rr->total, &lat);
-	return rr_results_add(stream_obj, sp->final.rr_trans -
-	    sp->base_omit.rr_trans, sp->final.rr_lost - sp->base_omit.rr_lost,
-	    &lat);
-}
-
-void
-rr_results_decode(struct iperf_stream *sp, const cJSON *stream_obj)
-{
-	if (sp->rr == NULL)
-		return;
-	rr_results_read(cJSON_GetObjectItemCaseSensitive(stream_obj, "rr"),
-	    &sp->rr->peer);
-}
-
-int
-rr_results_encode_test(struct iperf_test *test, cJSON *doc)
-{
-	struct latstat all;
-	struct latsum lat;
-	uint64_t trans, lost;
-
-	if (!test->settings.rr || test->opt->role != 'c')
-		return 0;
-	latstat_init(&all);
-	(void)rr_test_totals(test, &all, &trans, &lost);
-	latstat_summary(&all, &lat);
-	latstat_free(&all);
-	return rr_results_add(doc, trans, lost, &lat);
-}
-
-void
-rr_results_decode_test(struct iperf_test *test, const cJSON *doc)
-{
-	if (test->settings.rr)
-		rr_results_read(cJSON_GetObjectItemCaseSensitive(doc, "rr"),
-		    &test->run.rr_peer);
-}
+/* ---- totals ---------------------------------------------------------------------- */
 
 int
 rr_test_totals(const struct iperf_test *test, struct latstat *out,

@@ -8,6 +8,10 @@ Ours on both ends, on loopback:
             end.sum_sent/sum_received, retransmits, rtt quantiles in order
   udp       -u: packets, lost, jitter (in seconds) from end.sum_received
   parallel  -P 2: the sums of both streams
+  per stream  -P 3, --bidir -P 2, -R -P 2, -u -P 2 and a server's file:
+            one series per stream and gauge (stream="<socket>", its
+            direction) equal to end.streams[i], rtt summaries per sender
+            stream, beside the sums
   reverse   -R: direction="download"
   bidir     --bidir: one series per direction, download from the
             _bidir_reverse sums
@@ -18,6 +22,12 @@ Ours on both ends, on loopback:
             (m-1, m-2; p-{peer}-{test}), each with its test label
   failed run  a refused client replaces a good file with iperf3_success 0
             and the attempt's time, no figures
+  max-tests ENOTDIR  a --max-tests server with a --metrics or --plot
+            pattern under a regular file refuses to start
+  later failure  a --max-tests server (-J, then text) whose directory
+            becomes a regular file before test 2: test 2's
+            end.output_errors / text report name the option, path and
+            reason, test 3 writes its files, the server exits 0 on SIGINT
   promtool  every file made passes `promtool check metrics`
   atomic    an existing file is replaced (a new inode), no FILE.tmp.*
             left, mode 0666 less the umask (022: 0644, 077: 0600)
@@ -32,6 +42,7 @@ Usage: metrics.py OURS [FILTER]   (needs python3-prometheus-client)
 
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -39,8 +50,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, run_cases, skip,  # noqa: E402
-                     skip_unless_option, stock_peers, stop, wait_listening)
+from testlib import (check_schema, free_port, report,  # noqa: E402
+                     run_cases, skip, skip_unless_option, stock_peers, stop,
+                     wait_listening)
 
 try:
     from prometheus_client.openmetrics.parser import \
@@ -179,6 +191,86 @@ def bidir():
     report("bidir: both directions = -J", probs)
 
 
+def streams_of(m, name):
+    """{stream label: (direction, value)} of a family's per-stream series."""
+    out = {}
+    for (n, ls), v in m.items():
+        d = dict(ls)
+        if n == name and d.get("stream", "sum") != "sum":
+            out[d["stream"]] = (d.get("direction"), v)
+    return out
+
+
+def check_streams(probs, m, end, client=True, bidir=False, udp=False,
+                  direction="upload"):
+    """One series per stream and gauge (stream="<socket>"), equal to that
+    stream's record in end.streams[]."""
+    want = {}
+    for st in end["streams"]:
+        if udp:
+            rec = st["udp"]
+            recs = [(SENT if rec["sender"] else RECEIVED, rec),
+                    (UDP, rec)]
+        else:
+            rec = st["sender"]
+            recs = [(SENT, st["sender"]), (RECEIVED, st["receiver"])]
+            if not client:  # a server has its own side only
+                recs = recs[1:] if not rec["sender"] else recs[:1]
+        d = direction
+        if bidir:
+            d = "upload" if rec["sender"] == client else "download"
+        for pairs, r in recs:
+            for name, key, scale in pairs:
+                want.setdefault(name, {})[str(rec["socket"])] = \
+                    (d, r[key] * scale)
+    for name, streams in want.items():
+        got = streams_of(m, name)
+        if set(got) != set(streams):
+            probs.append(f"{name}: streams {sorted(got)}, want "
+                         f"{sorted(streams)}")
+            continue
+        for sid, (d, v) in streams.items():
+            if got[sid][0] != d or not close(got[sid][1], v):
+                probs.append(f"{name}{{stream={sid}}} {got[sid]} != "
+                             f"{(d, v)}")
+    if not udp and client:
+        rtt = streams_of(m, "iperf3_rtt_seconds_count")
+        want = {str(st["sender"]["socket"]): st["sender"]["rtt_us"]["samples"]
+                for st in end["streams"]
+                if st["sender"].get("rtt_us", {}).get("samples")}
+        if {k: v[1] for k, v in rtt.items()} != want:
+            probs.append(f"rtt summary counts {rtt}, want {want}")
+
+
+def per_stream():
+    """-P 3, --bidir -P 2, UDP -P 2 and a server's file: per-stream
+    series beside the sums."""
+    for label, args, kw in (("streams", ["-P", "3"], {}),
+                            ("streams-bidir", ["-P", "2", "--bidir"],
+                             {"bidir": True}),
+                            ("streams-reverse", ["-P", "2", "-R"],
+                             {"direction": "download"}),
+                            ("streams-udp", ["-P", "2", "-u"],
+                             {"udp": True})):
+        probs, m, end = client_case(label, args, **{
+            k: v for k, v in kw.items() if k in ("udp", "direction")})
+        check_streams(probs, m, end, **kw)
+        n = len(streams_of(m, "iperf3_sent_bytes") or
+                streams_of(m, "iperf3_received_bytes"))
+        if n != len(end["streams"]):
+            probs.append(f"{n} streams labelled, {len(end['streams'])} run")
+        report(f"per stream {' '.join(args)}: a series per stream = -J",
+               probs)
+    path = os.path.join(TMP, "server-streams.prom")
+    cli, sout, _ = pair(["-t", "1", "-P", "2"],
+                        ("-1", "-J", "--metrics", path))
+    probs = [] if cli.returncode == 0 else [f"exit {cli.returncode}"]
+    m = load(os.path.join(TMP, "server-streams-1.prom"))
+    check_streams(probs, m, json.loads(sout)["end"], client=False)
+    report("per stream, server: its own side of each stream = its -J",
+           probs)
+
+
 def server_role():
     path = os.path.join(TMP, "server.prom")
     cli, sout, port = pair(["-t", "1", "-P", "2"],
@@ -284,7 +376,6 @@ def failed_run():
 def promtool():
     """Every file this script made passes `promtool check metrics` (its
     lint: base units, suffixes)."""
-    import shutil
     if shutil.which("promtool") is None:
         skip("promtool: not installed (Debian's prometheus package)")
         return
@@ -332,6 +423,120 @@ def server_patterns():
     report("server patterns: a file per test, test labels", probs)
 
 
+def side_options(d):
+    """--metrics (and --plot where built) into directory d, as patterns."""
+    opts = ["--metrics", os.path.join(d, "m.prom")]
+    helptext = subprocess.run([OURS, "--help"], capture_output=True,
+                              text=True, timeout=10).stdout
+    if "--plot" in helptext:
+        opts += ["--plot", os.path.join(d, "p.svg")]
+    return opts
+
+
+def max_tests_enotdir():
+    """A --max-tests server whose pattern's directory is under a regular
+    file (ENOTDIR: root ignores modes) refuses to start, for each
+    option."""
+    base = os.path.join(TMP, "regular-file")
+    with open(base, "w"):
+        pass
+    opts = side_options(os.path.join(base, "sub"))
+    for i in range(0, len(opts), 2):
+        r = subprocess.run([OURS, "-s", "-p", str(free_port()),
+                            "--max-tests", "2", opts[i], opts[i + 1]],
+                           capture_output=True, text=True, timeout=30)
+        want = f"unable to write the {opts[i]} file {opts[i + 1]}: Not a " \
+            "directory"
+        report(f"--max-tests server, {opts[i]} under a regular file: "
+               f"refused at start", [] if r.returncode == 1 and want in
+               r.stderr else [f"exit {r.returncode}, {r.stderr[-300:]!r}"])
+
+
+def wait_files(d, names):
+    """Until every file of names is in d (the server writes them after the
+    client has its results), at most 10 s."""
+    deadline = time.time() + 10
+    while time.time() < deadline and not all(
+            os.path.exists(os.path.join(d, n)) for n in names):
+        time.sleep(0.05)
+    time.sleep(0.1)
+
+
+def run_three(srv, port, d, files):
+    """Three tests in turn; d is replaced by a regular file for test 2 and
+    made a directory again for test 3.  Problems, server out and err."""
+    probs = []
+    for t in (1, 2, 3):
+        if t == 2:
+            wait_files(d, [n % 1 for n in files])
+            shutil.rmtree(d)
+            with open(d, "w"):
+                pass
+        elif t == 3:
+            os.unlink(d)
+            os.mkdir(d)
+        cli = subprocess.run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                              "-t", "1"], capture_output=True, text=True,
+                             timeout=30)
+        if cli.returncode != 0:
+            probs.append(f"test {t}: client exit {cli.returncode}")
+    wait_files(d, [n % 3 for n in files])
+    srv.send_signal(2)
+    try:
+        out, err = srv.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        stop(srv)
+        return probs + ["the server did not end on SIGINT"], "", ""
+    if srv.returncode != 0:
+        probs.append(f"server exit {srv.returncode}")
+    return probs, out, err
+
+
+def later_failure():
+    """--max-tests server: the directory is there at start, replaced by a
+    file before test 2: test 2's -J has end.output_errors (option, path,
+    error), the text report its error line; test 3 writes again and the
+    server exits 0."""
+    for mode in ("json", "text"):
+        d = os.path.join(TMP, f"later-{mode}")
+        os.mkdir(d)
+        opts = side_options(d)
+        srv, port = server(OURS, ["--max-tests", "2"] + opts +
+                           (["-J"] if mode == "json" else []))
+        files = ["m-%d.prom"] + (["p-%d.svg"] if len(opts) > 2 else [])
+        try:
+            probs, out, err = run_three(srv, port, d, files)
+        finally:
+            stop(srv)
+        want = [{"option": opts[i], "path": os.path.join(
+            d, ("m-2.prom" if opts[i] == "--metrics" else "p-2.svg")),
+            "error": "Not a directory"} for i in range(0, len(opts), 2)]
+        for w in want:
+            line = f"iperf3: error - unable to write the {w['option']} " \
+                f"file {w['path']}: Not a directory"
+            if line not in err:
+                probs.append(f"stderr lacks {line!r}")
+            if mode == "text" and line not in out:
+                probs.append(f"text report lacks {line!r}")
+        if mode == "json":
+            dec, i, docs = json.JSONDecoder(), 0, []
+            while i < len(out.rstrip()):
+                while out[i].isspace():
+                    i += 1
+                doc, i = dec.raw_decode(out, i)
+                docs.append(doc)
+            got = [doc.get("end", {}).get("output_errors") for doc in docs]
+            if got != [None, want, None]:
+                probs.append(f"output_errors of the 3 tests: {got}")
+            for k, doc in enumerate(docs):
+                probs += check_schema(doc, f"test {k + 1}")
+        for n in files:
+            if not os.path.exists(os.path.join(d, n % 3)):
+                probs.append(f"test 3 wrote no {n % 3}")
+        report(f"later failure ({mode}): in test 2's report, the server "
+               f"goes on and exits 0", probs)
+
+
 def stock():
     for ver, path in stock_peers(want=("3.21",)):
         probs, _, _ = client_case("stock_c", ["-P", "2"], sbin=path)
@@ -347,13 +552,12 @@ def stock():
 
 
 CASES = [tcp, udp, parallel, reverse, bidir, server_role, atomic,
-         unwritable, failed_run, server_patterns, stock, promtool]
+         unwritable, failed_run, server_patterns, stock, per_stream,
+         max_tests_enotdir, later_failure, promtool]
 
 if __name__ == "__main__":
     try:
         rc = run_cases(CASES, FILTER)
     finally:
-        for n in os.listdir(TMP):
-            os.unlink(os.path.join(TMP, n))
-        os.rmdir(TMP)
+        shutil.rmtree(TMP, ignore_errors=True)
     sys.exit(rc)

@@ -23,8 +23,16 @@ Loss (network namespace, an nft rule on input dropping 5 % of the data
 datagrams each way): the test still ends on time, losses are counted,
 answered transactions go on.  Skipped with the reason where namespaces
 or nft are unavailable.
+  reverse   -R and --bidir, TCP and UDP: the end whose stream sends
+            requests (its intervals have the latencies); the client's
+            end.streams[i].rr and end.rr have the same round trips as the
+            server's
+  old server  a server of ours from before -R/--bidir (IPERF3_OLD_OURS;
+            without it, emulated: SERVER_ERROR IERECVPARAMS after the
+            parameters) refuses --rr -R and --bidir before data
 Stock servers (3.12, 3.21 where present): the client stops before any
-data connection with the refusal message and exit 1 within seconds.
+data connection with the refusal message and exit 1 within seconds
+(plain --rr, -R and --bidir).
 
 Usage: rr.py OURS [CASE-FILTER]
 """
@@ -33,13 +41,15 @@ import concurrent.futures
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from testlib import (Netns, NetnsUnavailable, check_distribution,  # noqa: E402
-                     skip_unless_option,
+                     check_schema, skip_unless_option, listener, recv_exact,
                      free_port, parse_doc, refusal_problems, report,
                      run_cases, skip, stock_peers, stop, wait_listening)
 from testlib import timed_run as run  # noqa: E402
@@ -118,8 +128,13 @@ def check_rr(probs, what, rr, seconds, udp=False, lat=True, stale=True,
     return n
 
 
-def check_doc(probs, doc, udp=False, client=True, omit=0):
-    """The rr objects of a whole document; returns end.rr.transactions."""
+def check_doc(probs, doc, udp=False, client=True, omit=0, sends=None):
+    """The rr objects of a whole document; returns end.rr.transactions.
+    sends(stream record) tells whether this end requests on the stream
+    (default: the client does)."""
+    if sends is None:
+        def sends(st):
+            return client
     ivs = doc.get("intervals", [])
     total = {}
     kept = 0
@@ -128,15 +143,17 @@ def check_doc(probs, doc, udp=False, client=True, omit=0):
         # A server's last interval can be a few ms after the last whole
         # second, in which one stream of a loaded machine may answer none.
         idle_ok = i == len(ivs) - 1 and secs < 0.25
+        asks = False
         for st in iv["streams"]:
+            asks = asks or sends(st)
             n = check_rr(probs, f"interval {i} stream {st['socket']}",
-                         st.get("rr"), st["seconds"], udp, lat=client,
-                         stale=client, may_be_idle=idle_ok)
+                         st.get("rr"), st["seconds"], udp, lat=sends(st),
+                         stale=sends(st), may_be_idle=idle_ok)
             if not st.get("omitted"):
                 total[st["socket"]] = total.get(st["socket"], 0) + n
                 kept += n
         check_rr(probs, f"interval {i} sum", iv["sum"].get("rr"), secs, udp,
-                 lat=client, stale=client, may_be_idle=idle_ok)
+                 lat=asks, stale=asks, may_be_idle=idle_ok)
     end = doc.get("end", {})
     for k in (("sum", "sum_sent", "sum_received") if udp else
               ("sum_sent", "sum_received")):
@@ -148,7 +165,7 @@ def check_doc(probs, doc, udp=False, client=True, omit=0):
         who = st.get("udp") or st.get("sender")
         secs = who["seconds"]
         n = check_rr(probs, f"end stream {who['socket']}", st.get("rr"),
-                     secs, udp, stale=client)
+                     secs, udp, stale=sends(who))
         n_streams += n
         if n != total.get(who["socket"]):
             probs.append(f"stream {who['socket']}: end {n} transactions, "
@@ -156,7 +173,8 @@ def check_doc(probs, doc, udp=False, client=True, omit=0):
     first = streams[0].get("udp") or streams[0].get("sender") if streams \
         else {"seconds": 0}
     n_all = check_rr(probs, "end.rr", end.get("rr"), first["seconds"], udp,
-                     stale=client)
+                     stale=any(sends(st.get("udp") or st.get("sender"))
+                               for st in streams))
     if n_all != n_streams or n_all != kept:
         probs.append(f"end.rr {n_all} transactions, streams {n_streams}, "
                      f"intervals {kept}")
@@ -204,7 +222,30 @@ def case_text():
     report("text: --rr tables on both ends, on time", probs)
 
 
-def json_case(label, extra, udp=False, omit=0, both=True):
+def own_flag(st):
+    """This end sends (so requests) on the stream: its "sender" flag."""
+    return bool(st.get("sender"))
+
+
+def same_latencies(probs, doc, sdoc):
+    """Both ends report the requesters' round trips: the same figures for
+    the test and, stream by stream, the same set."""
+    def lats(d):
+        return sorted(json.dumps(st.get("rr", {}).get("latency_us"),
+                                 sort_keys=True)
+                      for st in d["end"]["streams"])
+    if doc["end"]["rr"].get("latency_us") != \
+            sdoc["end"]["rr"].get("latency_us"):
+        probs.append(f"end.rr latencies differ: client "
+                     f"{doc['end']['rr'].get('latency_us')}, server "
+                     f"{sdoc['end']['rr'].get('latency_us')}")
+    if lats(doc) != lats(sdoc):
+        probs.append(f"stream latencies differ: {lats(doc)} / {lats(sdoc)}")
+
+
+def json_case(label, extra, udp=False, omit=0, both=True, direction=False):
+    """direction: -R or --bidir, each end requests where it sends."""
+    sends = own_flag if direction else None
     probs = []
     srv, port = server(["-1", "-J"])
     try:
@@ -217,17 +258,28 @@ def json_case(label, extra, udp=False, omit=0, both=True):
         report(label, probs)
         return None
     doc = parse_doc(out, "client")
-    n = check_doc(probs, doc, udp=udp, omit=omit)
+    n = check_doc(probs, doc, udp=udp, omit=omit, sends=sends)
     if both:
         sdoc = parse_doc(sout, "server")
         sub = []
-        sn = check_doc(sub, sdoc, udp=udp, client=False, omit=omit)
+        sn = check_doc(sub, sdoc, udp=udp, client=False, omit=omit,
+                       sends=sends)
         probs += [f"server: {p}" for p in sub]
+        if direction:
+            same_latencies(probs, doc, sdoc)
+            probs += check_schema(doc, "client") + check_schema(sdoc,
+                                                                "server")
         # the server answered every request the client saw answered (and
         # maybe the one in flight at the end, and lost answers); each end
         # ends its omit period by its own clock
         slack = n // 100 if omit else 0
-        if n and sn and not n - slack <= sn <= n + 2 + slack + \
+        if direction:
+            # each end answers on some streams: the answerer may count
+            # the one in flight at the end (and lost answers), per stream
+            slack += 2 * len(doc["end"]["streams"])
+            if n and sn and abs(sn - n) > slack + (n // 5 if udp else 0):
+                probs.append(f"server counted {sn}, client {n}")
+        elif n and sn and not n - slack <= sn <= n + 2 + slack + \
                 (n // 5 if udp else 0):
             probs.append(f"server answered {sn}, client counted {n}")
     report(label, probs)
@@ -277,6 +329,108 @@ def case_sizes():
                 probs.append(f"end.rr sizes: {doc['end']['rr']}")
         report(f"sizes: -l 100 --rr-response 1000 {' '.join(extra)}".strip(),
                probs)
+
+
+def case_reverse():
+    """-R and --bidir, TCP and UDP: the end whose stream sends requests;
+    the client's end.streams[i].rr has the server's round trips."""
+    for extra, udp in ((["-R"], False), (["-R", "-u"], True),
+                       (["--bidir"], False), (["--bidir", "-u", "-P", "2"],
+                                              True)):
+        doc = json_case(f"{' '.join(extra)}: the sending end requests, "
+                        f"both ends report its round trips", extra, udp=udp,
+                        direction=True)
+        want = 2 * (2 if "-P" in extra else 1) if "--bidir" in extra else 1
+        if doc is not None and len(doc["end"]["streams"]) != want:
+            report(f"{' '.join(extra)}: {want} streams",
+                   [f"{len(doc['end']['streams'])} streams"])
+
+
+def fake_old_server():
+    """What a server of ours from before -R/--bidir does with --rr and
+    either: it reads the parameters and answers SERVER_ERROR
+    IERECVPARAMS (114).  (port, thread, what it saw)."""
+    ls = listener(4, 10)
+    seen = {}
+
+    def serve():
+        try:
+            conn, _ = ls.accept()
+            with conn:
+                conn.settimeout(10)
+                recv_exact(conn, 37, eof_error=True)
+                conn.sendall(b"\x09")  # PARAM_EXCHANGE
+                n = struct.unpack(">I", recv_exact(conn, 4, True))[0]
+                seen["params"] = json.loads(recv_exact(conn, n, True))
+                conn.sendall(b"\xfe" + struct.pack(">ii", 114, 0))
+                ls.settimeout(1)
+                try:  # a data connection must never come
+                    d, _ = ls.accept()
+                    d.close()
+                    seen["data"] = True
+                except OSError:
+                    pass
+        except (OSError, EOFError, ValueError) as e:
+            seen["error"] = repr(e)
+        finally:
+            ls.close()
+
+    t = threading.Thread(target=serve, daemon=True)
+    t.start()
+    return ls.getsockname()[1], t, seen
+
+
+def old_server_emulated():
+    for extra in (["-R"], ["--bidir", "-u"]):
+        port, t, seen = fake_old_server()
+        rc, out, err, secs = client(port, extra)
+        t.join(15)
+        probs = []
+        params = seen.get("params", {})
+        if not params.get("reverse") and not params.get("bidirectional"):
+            probs.append(f"parameters without the direction: {params}")
+        if "rr" not in json.dumps(params.get("iperf3_compat", {})):
+            probs.append("parameters without the rr extension")
+        if rc != 1 or "unable to receive parameters" not in out + err:
+            probs.append(f"exit {rc}: {(out + err)[-200:]!r}")
+        if seen.get("data") or "connected to" in out:
+            probs.append("a data stream was connected")
+        if "error" in seen:
+            probs.append(f"fake server: {seen['error']}")
+        report(f"old server of ours (emulated): --rr {' '.join(extra)} "
+               f"refused before any data, exit 1 in {secs:.1f} s", probs)
+
+
+def case_old_server():
+    """A server of ours from before -R/--bidir with --rr refuses the
+    parameters: our client stops before any data, exit 1.  The real one
+    with IPERF3_OLD_OURS (a build of ours from before), else emulated."""
+    old = os.environ.get("IPERF3_OLD_OURS")
+    if not old or not os.access(old, os.X_OK):
+        old_server_emulated()
+        return
+    for extra in (["-R"], ["--bidir", "-u"]):
+        probs = []
+        port = free_port()
+        srv = subprocess.Popen([old, "-s", "-1", "-p", str(port)],
+                               stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        secs = 0
+        try:
+            if not wait_listening(port, srv, time.time() + 10):
+                probs.append("old server did not listen")
+            else:
+                rc, out, err, secs = client(port, extra)
+                if rc != 1 or "error" not in out + err:
+                    probs.append(f"exit {rc}: {(out + err)[-200:]!r}")
+                if "connected to" in out:
+                    probs.append("a data stream was connected")
+                if secs > 5:
+                    probs.append(f"took {secs:.1f} s")
+        finally:
+            stop(srv)
+        report(f"old server of ours: --rr {' '.join(extra)} refused before "
+               f"any data, exit 1 in {secs:.1f} s", probs)
 
 
 def case_omit():
@@ -383,14 +537,21 @@ def case_stock():
                 continue
             rc, out, err, secs = client(port, [])
             probs += refusal_problems(rc, out, err, secs)
+            for extra in (["-R"], ["--bidir"]):
+                if srv.poll() is not None:
+                    break
+                rc, out, err, s2 = client(port, extra)
+                probs += [f"{extra[0]}: {p}" for p in
+                          refusal_problems(rc, out, err, s2)]
         finally:
             stop(srv)
-        report(f"stock {ver} server: --rr refused before any data, exit 1 "
-               f"in {secs:.1f} s", probs)
+        report(f"stock {ver} server: --rr (also -R, --bidir) refused before "
+               f"any data, exit 1 in {secs:.1f} s", probs)
 
 
-CASES = [case_text, case_json, case_p2, case_udp, case_sizes, case_omit,
-         case_multi, case_loss, case_stock]
+CASES = [case_text, case_json, case_p2, case_udp, case_reverse,
+         case_old_server, case_sizes, case_omit, case_multi, case_loss,
+         case_stock]
 
 
 def main():

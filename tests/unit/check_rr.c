@@ -168,6 +168,48 @@ START_TEST(results_object_round_trips_in_us)
 }
 END_TEST
 
+START_TEST(histogram_round_trips_exactly)
+{
+	static const uint64_t v[] = { 17, 300, 25100, 25101, 25100, 9000000,
+		1ULL << 40 };
+	struct latstat in, out;
+	cJSON *o = cJSON_CreateObject(), *h;
+	unsigned int i;
+
+	latstat_init(&in);
+	latstat_init(&out);
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		ck_assert_int_eq(latstat_add(&in, v[i]), 0);
+	ck_assert_int_eq(rr_hist_add(o, &in), 0);
+	rr_hist_read(o, &out);
+	ck_assert_uint_eq(out.n, in.n);
+	ck_assert_uint_eq(out.sum, in.sum);
+	ck_assert_uint_eq(out.min, 17);
+	ck_assert_uint_eq(out.max, 1ULL << 40);
+	ck_assert_mem_eq(out.counts, in.counts,
+	    LATSTAT_BUCKETS * sizeof(in.counts[0]));
+	/* counts that do not add up to n: nothing */
+	h = cJSON_GetObjectItemCaseSensitive(o, "hist");
+	cJSON_ReplaceItemInObjectCaseSensitive(h, "n", cJSON_CreateNumber(8));
+	rr_hist_read(o, &out);
+	ck_assert_uint_eq(out.n, 0);
+	/* a bucket out of range, an odd array: nothing */
+	cJSON_ReplaceItemInObjectCaseSensitive(h, "n", cJSON_CreateNumber(1));
+	cJSON_ReplaceItemInObjectCaseSensitive(h, "b",
+	    cJSON_Parse("[99999, 1]"));
+	rr_hist_read(o, &out);
+	ck_assert_uint_eq(out.n, 0);
+	cJSON_ReplaceItemInObjectCaseSensitive(h, "b", cJSON_Parse("[3]"));
+	rr_hist_read(o, &out);
+	ck_assert_uint_eq(out.n, 0);
+	rr_hist_read(NULL, &out);
+	ck_assert_uint_eq(out.n, 0);
+	cJSON_Delete(o);
+	latstat_free(&in);
+	latstat_free(&out);
+}
+END_TEST
+
 /* ---- one transaction over a socket pair -------------------------------------- */
 
 START_TEST(stream_client_times_one_whole_response)
@@ -461,6 +503,7 @@ make_suite(void)
 	tcase_add_test(pure, timeout_recomputed_at_1_16_64_then_every_256);
 	tcase_add_test(pure, rate_is_transactions_over_seconds);
 	tcase_add_test(pure, results_object_round_trips_in_us);
+	tcase_add_test(pure, histogram_round_trips_exactly);
 	tcase_add_test(pure, latency_cells_pick_their_unit);
 	tcase_add_test(pure, tables_line_up_with_their_headers);
 	tcase_add_checked_fixture(io, NULL, teardown);
