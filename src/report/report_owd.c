@@ -89,8 +89,9 @@ dir_line(struct iperf_test *test, const struct owd_view *v, const char *dir,
 		    dir);
 	else if (!ok)
 		(void)snprintf(line, sizeof(line), "OWD %s: not reliable "
-		    "(clock offset bound %.3f ms is over 10 %% of the delay)\n",
-		    dir, ms(v->fit.bound_ns));
+		    "(clock offset %+.3f ms +/- %.3f ms: the bound is over 10 %% "
+		    "of the delay)\n", dir, ms(v->fit.offset_ns),
+		    ms(v->fit.bound_ns));
 	else
 		(void)snprintf(line, sizeof(line), "OWD %s: p50 %.3f ms  "
 		    "p90 %.3f ms  p99 %.3f ms  (clock offset %+.3f ms +/- "
