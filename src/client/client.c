@@ -369,6 +369,10 @@ client_peer_done(struct iperf_test *test)
 static int
 client_probe_answer(struct iperf_test *test)
 {
+#ifdef HAVE_OWD
+	if (test->opt->owd) /* its answers are EXT_STATE_TSPROBE */
+		return iperf_fail(test, IEMESSAGE, 0);
+#endif
 	if (!test->opt->latency || probe_on_answer(test) == -1)
 		return iperf_fail(test, IEMESSAGE, 0);
 	return 0;

@@ -140,34 +140,22 @@ probe_stop(struct iperf_test *test)
 	latstat_summary(&p->loaded, &test->run.ses.latency.loaded);
 }
 
-/* The round trip of the answer awaited, into its phase's figures. */
-static void
-keep_rtt(struct probe *p)
-{
-	uint64_t rtt;
-
-	rtt = now_ns() - p->sent_ns;
-	p->in_flight = 0;
-	if (p->phase == PROBE_OFF)
-		return; /* the test ended meanwhile */
-	if (p->sent_phase == PROBE_IDLE)
-		(void)latstat_add(&p->idle, rtt);
-	else if (p->sent_phase == PROBE_LOADED)
-		(void)latstat_add(&p->loaded, rtt);
-}
-
 int
 probe_on_answer(struct iperf_test *test)
 {
 	struct probe *p = test->run.ses.probe;
+	uint64_t rtt;
 
 	if (p == NULL || !p->in_flight)
 		return -1;
-#ifdef HAVE_OWD
-	if (test->opt->owd)
-		return -1; /* answers come as EXT_STATE_TSPROBE */
-#endif
-	keep_rtt(p);
+	rtt = now_ns() - p->sent_ns;
+	p->in_flight = 0;
+	if (p->phase == PROBE_OFF)
+		return 0; /* the test ended meanwhile */
+	if (p->sent_phase == PROBE_IDLE)
+		(void)latstat_add(&p->idle, rtt);
+	else if (p->sent_phase == PROBE_LOADED)
+		(void)latstat_add(&p->loaded, rtt);
 	return 0;
 }
 
@@ -191,7 +179,7 @@ probe_owd_answer(struct iperf_test *test, int64_t t2, int64_t t3)
 	    test->run.ses.owd == NULL)
 		return iperf_fail(test, IEMESSAGE, 0);
 	r.t4 = probe_wall_ns();
-	keep_rtt(p);
+	(void)probe_on_answer(test); /* the round trip, for --latency */
 	if (p->phase == PROBE_OFF)
 		return 0;
 	r.t1 = p->t1;

@@ -3,7 +3,8 @@
 
 Loopback cases (ours on both ends, one host clock):
   text      one line per direction after the --latency lines
-  json      end.owd keys, intervals[].owd, |clock_offset_us| within
+  json      end.owd keys, intervals[].owd (and the schema where
+            python3-jsonschema is), |clock_offset_us| within
             clock_offset_bound_us (the same clock on both ends), no
             negative delay; TCP, -R and UDP
   gsro      --owd with --gsro: refused before connecting
@@ -39,8 +40,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, refusal_problems, report,  # noqa: E402
-                     run_cases, skip, stock_peers, stop, topo_or_skip,
+from testlib import (check_schema, free_port, refusal_problems,  # noqa: E402
+                     report, run_cases, skip, stock_peers, stop, topo_or_skip,
                      wait_listening)
 from testlib import timed_run as run  # noqa: E402
 
@@ -72,6 +73,7 @@ def client(port, extra, secs=2):
 
 def check_owd(probs, doc, same_clock=True):
     """end.owd and intervals[].owd in shape; the owd object or None."""
+    probs += check_schema(doc, "-J")
     owd = doc.get("end", {}).get("owd")
     if not isinstance(owd, dict):
         probs.append("no end.owd")
