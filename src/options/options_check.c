@@ -262,6 +262,9 @@ rr_conflict(const struct iperf_test *test)
 		{ s->zerocopy, "-Z" },
 		{ test->cfg->opt.gsro, "--gsro" },
 		{ s->protocol_id == Psctp, "--sctp" },
+#ifdef HAVE_OWD
+		{ test->cfg->opt.owd, "--owd" }, /* (it sets latency) */
+#endif
 		{ test->cfg->opt.latency, "--latency" },
 	};
 	size_t i;

@@ -191,11 +191,16 @@ def faketime_lib():
 def faketime_unavailable():
     if faketime_lib() is None:
         return "libfaketimeMT not installed (apt-get install faketime)"
+    with open(OURS, "rb") as f:
+        if f.read(2) == b"#!":
+            return None  # libtool's wrapper: the preload reaches the program
     if shutil.which("ldd") is not None:
         r = subprocess.run(["ldd", OURS], capture_output=True, text=True)
-        if "not a dynamic executable" in r.stdout + r.stderr or \
-                "statically linked" in r.stdout + r.stderr:
+        out = r.stdout + r.stderr
+        if "not a dynamic executable" in out or "statically linked" in out:
             return "our iperf3 is static: LD_PRELOAD cannot reach it"
+        if "libasan" in out or "libtsan" in out:
+            return "a sanitizer build: its runtime must be preloaded first"
     return None
 
 

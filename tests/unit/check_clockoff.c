@@ -251,6 +251,38 @@ START_TEST(bad_exchanges_and_gaps)
 }
 END_TEST
 
+START_TEST(intervals_take_their_own_exchanges)
+{
+	struct clocks k = { 0, 0, 0, 0 };
+	struct clockoff c;
+	struct clockoff_fit f;
+	struct clockoff_counts n;
+	struct latstat a, b;
+
+	clockoff_init(&c, CLOCKOFF_WINDOW_NS);
+	run(&c, &k, 0, SEC, 50 * US, 50 * US, 0);
+	run(&c, &k, SEC, 3 * SEC, 5 * MS, 50 * US, 1);
+	clockoff_fit(&c, &f);
+	latstat_init(&a);
+	latstat_init(&b);
+	/* the second second: 50 exchanges, all loaded */
+	ck_assert_int_eq(clockoff_dists(&c, &f, 1000000, 2000000, 0, &a, &b,
+	    &n), 0);
+	ck_assert_uint_eq(n.samples, 50);
+	ck_assert_int_le(abs64((int64_t)latstat_percentile(&a, 50) - 5 * MS),
+	    100 * US);
+	latstat_reset(&a);
+	latstat_reset(&b);
+	/* loaded only: the idle second is left out */
+	ck_assert_int_eq(clockoff_dists(&c, &f, 0, UINT64_MAX, 1, &a, &b, &n),
+	    0);
+	ck_assert_uint_eq(n.samples, 100);
+	latstat_free(&a);
+	latstat_free(&b);
+	clockoff_free(&c);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -264,6 +296,7 @@ make_suite(void)
 	tcase_add_test(tc, a_small_step_under_the_tolerance_is_not_one);
 	tcase_add_test(tc, hours_of_offset_are_absurd_but_not_wrapped);
 	tcase_add_test(tc, bad_exchanges_and_gaps);
+	tcase_add_test(tc, intervals_take_their_own_exchanges);
 	suite_add_tcase(s, tc);
 	return s;
 }
