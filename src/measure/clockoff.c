@@ -10,6 +10,21 @@
 #define CLEAN_SLACK_NS 200000LL  /* clean: delta <= 2 * lowest + 200 us */
 #define STEP_MIN_NS 1000000LL    /* a step is at least 1 ms ... */
 #define STEP_DRIFT_PPM 200       /* ... beyond 200 ppm of drift */
+/* Sane times (a peer's may be anything): absolute ones below 2^62 ns
+ * (year 2116), the two clocks within 2^60 ns (36 years) of each other;
+ * then no sum or difference here leaves int64. */
+#define T_MAX (1LL << 62)
+#define APART_MAX (1LL << 60)
+
+static int
+sane(const struct clockoff_rec *r)
+{
+	return r->t1 >= 0 && r->t1 < T_MAX && r->t2 >= 0 && r->t2 < T_MAX &&
+	    r->t3 >= 0 && r->t3 < T_MAX && r->t4 >= 0 && r->t4 < T_MAX &&
+	    r->t4 >= r->t1 && r->t3 >= r->t2 &&
+	    r->t2 - r->t1 < APART_MAX && r->t1 - r->t2 < APART_MAX &&
+	    r->t3 - r->t4 < APART_MAX && r->t4 - r->t3 < APART_MAX;
+}
 
 void
 clockoff_init(struct clockoff *c, int64_t window_ns)
@@ -72,9 +87,9 @@ add_window(struct clockoff *c, const struct clockoff_rec *r, int64_t delta)
 int
 clockoff_add(struct clockoff *c, const struct clockoff_rec *r)
 {
-	int64_t delta = (r->t4 - r->t1) - (r->t3 - r->t2);
+	int64_t delta;
 
-	if (r->t4 < r->t1 || r->t3 < r->t2 || delta < 0 ||
+	if (!sane(r) || (delta = (r->t4 - r->t1) - (r->t3 - r->t2)) < 0 ||
 	    c->n >= CLOCKOFF_MAX_RECS) {
 		c->dropped++;
 		return 1;
@@ -187,8 +202,14 @@ clockoff_fit(const struct clockoff *c, struct clockoff_fit *f)
 int64_t
 clockoff_at(const struct clockoff_fit *f, int64_t t)
 {
-	return f->offset_ns + (int64_t)((double)(t - f->t_ref) *
-	    f->drift_ppm / 1e6);
+	double v = (double)f->offset_ns + (double)(t - f->t_ref) *
+	    f->drift_ppm / 1e6;
+
+	if (v > (double)(2 * APART_MAX))
+		return 2 * APART_MAX;
+	if (v < -(double)(2 * APART_MAX))
+		return -2 * APART_MAX;
+	return (int64_t)v;
 }
 
 static uint64_t

@@ -85,8 +85,9 @@ struct clockoff_counts {
 
 void clockoff_init(struct clockoff *c, int64_t window_ns);
 void clockoff_free(struct clockoff *c);
-/* Keep one exchange; 0, 1 if it was dropped (t4 < t1, t3 < t2, the cap),
- * -1 on no memory. */
+/* Keep one exchange; 0, 1 if it was dropped (t4 < t1, t3 < t2, a time
+ * before 1970 or after 2116, clocks over 2^60 ns apart, the cap), -1 on
+ * no memory. */
 int clockoff_add(struct clockoff *c, const struct clockoff_rec *r);
 /* The fit over the exchanges so far (f->valid 0 without any). */
 void clockoff_fit(const struct clockoff *c, struct clockoff_fit *f);

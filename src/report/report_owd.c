@@ -28,8 +28,7 @@ struct owd_view {
 static int
 dir_ok(const struct owd_view *v, const struct latsum *s)
 {
-	return s->samples > 0 &&
-	    (uint64_t)v->fit.bound_ns * 10 <= s->p50;
+	return s->samples > 0 && (uint64_t)v->fit.bound_ns <= s->p50 / 10;
 }
 
 /* The view of the loaded exchanges; -1 on no memory. */

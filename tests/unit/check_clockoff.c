@@ -239,7 +239,12 @@ START_TEST(bad_exchanges_and_gaps)
 	clockoff_fit(&c, &f);
 	ck_assert(!f.valid);
 	ck_assert_int_eq(clockoff_add(&c, &r), 1); /* t4 < t1 */
-	ck_assert_uint_eq(c.dropped, 1);
+	r.t4 = EPOCH + 20;
+	r.t2 = r.t3 = INT64_MAX; /* a hostile server's times */
+	ck_assert_int_eq(clockoff_add(&c, &r), 1);
+	r.t2 = r.t3 = -EPOCH;
+	ck_assert_int_eq(clockoff_add(&c, &r), 1);
+	ck_assert_uint_eq(c.dropped, 3);
 	run(&c, &k, 0, 1 * SEC, 50 * US, 50 * US, 0);
 	run(&c, &k, 7 * SEC, 8 * SEC, 50 * US, 50 * US, 1); /* windows 1-2 empty */
 	run(&c, &k, 8 * SEC, 9 * SEC, 50 * US, 50 * US, 1);
