@@ -10,6 +10,7 @@ strace iputils-ping python3-prometheus-client"
 PKGS="$PKGS librsvg2-bin" # rsvg-convert: tests/scripts/plot.py renders the --plot SVGs
 PKGS="$PKGS python3-jsonschema" # tests/scripts/schema.test, testlib.check_schema
 PKGS="$PKGS prometheus" # promtool: tests/scripts/metrics.test lints --metrics files
+PKGS="$PKGS faketime" # libfaketimeMT: tests/scripts/owd.test offsets one end's clock
 # pScheduler's iperf3 tool imports packaging, and cryptography for its keys
 # (tests/scripts/pscheduler.test)
 PKGS="$PKGS python3-packaging python3-cryptography"

@@ -111,10 +111,16 @@ endif
 if HAVE_METRICS
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_metrics.c
 endif
+if HAVE_OWD
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_owd.c \
+	%reldir%/measure/clockoff.c
+endif
 if HAVE_PLOT
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_plot.c \
 	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
 endif
+EXTRA_DIST += %reldir%/report/report_owd.c %reldir%/measure/clockoff.c \
+	%reldir%/measure/clockoff.h
 EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
 	%reldir%/stream/rr.c %reldir%/report/report_rr.c %reldir%/stream/rr_stub.c \
 	%reldir%/report/report_rr_stub.c \

@@ -56,6 +56,9 @@ endif
 if HAVE_RR
 CHECK_SUITES += %reldir%/unit/check_rr
 endif
+if HAVE_OWD
+CHECK_SUITES += %reldir%/unit/check_clockoff
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
@@ -155,6 +158,9 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/opserver.test \
 	%reldir%/scripts/caps.test %reldir%/scripts/pscheduler.test \
 	%reldir%/scripts/k8s_bench.test %reldir%/scripts/k8s_manifests.test
+if HAVE_OWD
+SCRIPT_TESTS += %reldir%/scripts/owd.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -182,7 +188,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
 	%reldir%/scripts/caps.py %reldir%/scripts/pscheduler.py \
 	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
-	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py
+	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
+	%reldir%/scripts/owd.test %reldir%/scripts/owd.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

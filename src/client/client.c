@@ -297,12 +297,48 @@ client_server_error(struct iperf_test *test)
 	return 0;
 }
 
+#ifdef HAVE_OWD
+/* --owd: the answer's byte; its two int64 follow as two ERRINTS units
+ * (8 bytes each, ext.h owd). */
+static int
+client_tsprobe_answer(struct iperf_test *test)
+{
+	if (!test->opt->owd || test->run.cli.tsprobe_part != 0)
+		return iperf_fail(test, IEMESSAGE, 0);
+	test->run.cli.tsprobe_part = 2;
+	session_expect_errints(test);
+	return 0;
+}
+
+static int
+client_tsprobe_time(struct iperf_test *test, const struct ctrl_msg *m)
+{
+	struct run_client *c = &test->run.cli;
+
+	if (m->err_count != 2)
+		return iperf_fail(test, IEMESSAGE, 0);
+	c->tsprobe_t[2 - c->tsprobe_part] = (int64_t)(
+	    ((uint64_t)(uint32_t)m->err_code << 32) |
+	    (uint64_t)(uint32_t)m->err_errno);
+	if (--c->tsprobe_part > 0) {
+		session_expect_errints(test);
+		return 0;
+	}
+	session_expect_state(test);
+	return probe_owd_answer(test, c->tsprobe_t[0], c->tsprobe_t[1]);
+}
+#endif
+
 static int
 client_on_errints(struct iperf_test *test, const struct ctrl_msg *m)
 {
 	struct iperf_err_state e;
 	char msg[512], line[600];
 
+#ifdef HAVE_OWD
+	if (test->run.cli.tsprobe_part > 0)
+		return client_tsprobe_time(test, m);
+#endif
 	memset(&e, 0, sizeof(e));
 	e.code = m->err_code;
 	e.sys_errno = m->err_errno;
@@ -333,6 +369,10 @@ client_peer_done(struct iperf_test *test)
 static int
 client_probe_answer(struct iperf_test *test)
 {
+#ifdef HAVE_OWD
+	if (test->opt->owd) /* its answers are EXT_STATE_TSPROBE */
+		return iperf_fail(test, IEMESSAGE, 0);
+#endif
 	if (!test->opt->latency || probe_on_answer(test) == -1)
 		return iperf_fail(test, IEMESSAGE, 0);
 	return 0;
@@ -362,6 +402,9 @@ static const struct ctrl_transition client_fsm[] = {
 #endif
 	{ EXT_STATE_CONFIRM, PARAM_EXCHANGE, client_ext_confirm },
 	{ EXT_STATE_PROBE, CTRL_ANY, client_probe_answer },
+#ifdef HAVE_OWD
+	{ EXT_STATE_TSPROBE, CTRL_ANY, client_tsprobe_answer },
+#endif
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },
 	{ TEST_START, CREATE_STREAMS, client_test_start },
 	{ TEST_RUNNING, TEST_START, client_test_running },

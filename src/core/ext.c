@@ -29,6 +29,9 @@ static const struct ext_name {
 #ifdef HAVE_OPERATOR
 	{ "clamp", EXT_CLAMP }, /* a server without it clamps nothing */
 #endif
+#ifdef HAVE_OWD
+	{ "owd", EXT_OWD }, /* a server without it never confirms it */
+#endif
 };
 
 
@@ -78,6 +81,12 @@ ext_client_wants(const struct iperf_test *test)
 		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
 	if (test->opt->latency)
 		want |= EXT_LATENCY;
+#ifdef HAVE_OWD
+	/* --owd: "owd" alone (a server without it then refuses), and every
+	 * datagram alone. */
+	if (test->opt->owd)
+		want = (want & ~(EXT_LATENCY | EXT_UDP_OFFLOAD)) | EXT_OWD;
+#endif
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;

@@ -52,6 +52,16 @@
  *    applied value), framed as the parameter document is, before
  *    EXT_STATE_CONFIRM and CREATE_STREAMS; both ends then run with the
  *    applied settings.  A server without caps sends nothing new.
+ *  - owd (--owd, configure --disable-owd leaves it out): one-way delay
+ *    with a measured clock offset.  It changes what the test does, so it
+ *    needs the confirmation as latency does; the client asks for it in
+ *    place of "latency" (a server without it then confirms nothing) and
+ *    without udp_offload (each datagram keeps its own send and arrival
+ *    time).  Its probe sends EXT_STATE_TSPROBE in place of
+ *    EXT_STATE_PROBE: the one byte from the client; from the server the
+ *    byte and two big-endian int64, t2 (when its loop read the request)
+ *    and t3 (just before the write), CLOCK_REALTIME nanoseconds (17
+ *    bytes, one write; session/probe.h, measure/clockoff.h).
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -66,8 +76,9 @@ struct cJSON;
 #define EXT_RR (1u << 3)
 #define EXT_LATENCY (1u << 4)
 #define EXT_CLAMP (1u << 5)
+#define EXT_OWD (1u << 6)
 /* Features our client runs only once the server confirmed them. */
-#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
+#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD)
 /* Control byte of that confirmation (never sent by stock iperf3). */
 #define EXT_STATE_CONFIRM 100
 /* latency: the probe's request and answer on the control connection
@@ -76,6 +87,8 @@ struct cJSON;
 /* clamp: the caps document follows (length-prefixed JSON, core/caps.h);
  * sent before EXT_STATE_CONFIRM and CREATE_STREAMS. */
 #define EXT_STATE_CAPS 102
+/* owd: the probe's timestamp exchange (see owd above). */
+#define EXT_STATE_TSPROBE 104
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);

@@ -30,6 +30,7 @@
 struct cJSON;
 struct evloop;
 struct ctrl;
+struct clockoff;
 struct iperf_proto_ops;
 struct report_ops;
 struct session_ops;
@@ -201,6 +202,9 @@ struct iperf_local {
 	int no_udp_offload;   /* --no-udp-offload: never negotiate GSO/GRO */
 	int no_clamp;         /* --no-clamp: ask no server to clamp (ext.h) */
 	int latency;          /* --latency: a probe connection (ext.h) */
+#ifdef HAVE_OWD
+	int owd;              /* --owd: one-way delay (ext.h, latency set) */
+#endif
 	int csv;              /* --csv: CSV rows in place of the text report */
 	char *plot_file;      /* --plot FILE: an SVG of the run */
 	char *metrics_file;   /* --metrics FILE: OpenMetrics text at the end */
@@ -304,6 +308,11 @@ struct run_session {
 	timer_id check_timer;
 	struct probe *probe; /* client: --latency (session/probe.c) */
 	struct latency_fig latency; /* client: what the probe measured */
+#ifdef HAVE_OWD
+	/* client, --owd: the probe's timestamped exchanges, kept by
+	 * session/probe.c, read by the reporters (measure/clockoff.h) */
+	struct clockoff *owd;
+#endif
 	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
 	struct latsum peer_rtt_sum;
 	struct cJSON *json_server_output; /* client: server's JSON */
@@ -315,6 +324,10 @@ struct run_client {
 	int ctrl_mss;      /* MSS of the control connection */
 	int ext_confirmed; /* our server sent EXT_STATE_CONFIRM (ext.h) */
 	timer_id probe_idle_timer; /* end of the idle probe phase */
+#ifdef HAVE_OWD
+	int tsprobe_part; /* --owd: int64s of an answer still to read (2, 1) */
+	int64_t tsprobe_t[2];
+#endif
 	int caps_received; /* our server clamped the test to its caps */
 	struct server_caps caps; /* ... to these (caps.h) */
 };

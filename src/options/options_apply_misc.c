@@ -327,6 +327,19 @@ opt_apply_latency(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+#ifdef HAVE_OWD
+/* --owd (ours): one-way delay both ways, with the clock offset measured
+ * on the --latency probe (ext.h EXT_OWD). */
+int
+opt_apply_owd(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->cfg->opt.latency = 1;
+	test->cfg->opt.owd = 1;
+	return 0;
+}
+#endif
+
 /* --max-tests N (ours): tests a server runs at once, 1 (stock) to
  * IPERF_MAX_TESTS. */
 int

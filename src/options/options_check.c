@@ -260,6 +260,9 @@ rr_conflict(const struct iperf_test *test)
 		{ s->zerocopy, "-Z" },
 		{ test->cfg->opt.gsro, "--gsro" },
 		{ s->protocol_id == Psctp, "--sctp" },
+#ifdef HAVE_OWD
+		{ test->cfg->opt.owd, "--owd" }, /* (it sets latency) */
+#endif
 		{ test->cfg->opt.latency, "--latency" },
 	};
 	size_t i;
@@ -392,6 +395,12 @@ options_check(struct iperf_test *test)
 		return -1;
 	if (test->cfg->opt.role == 'c' && check_rr(test) == -1)
 		return -1;
+#ifdef HAVE_OWD
+	/* --owd: each datagram's own send and arrival time (ext.h). */
+	if (test->cfg->opt.owd && test->cfg->opt.gsro)
+		return iperf_fail_arg(test, IERRCONFLICT,
+		    "--owd cannot be used with --gsro");
+#endif
 	if (test->cfg->opt.role != 'c' && test->cfg->opt.role != 's')
 		return iperf_fail(test, IENOROLE, 0);
 	if (check_unimplemented(test) == -1)

@@ -168,6 +168,10 @@ static const struct help_line help_lines[] = {
 	{ 1, "  --latency                 also time round trips on the control connection," },
 	{ 1, "                            1 s idle before the load, then under load" },
 	{ 1, "                            (needs an iperf3-compat server)" },
+#ifdef HAVE_OWD
+	{ 1, "  --owd                     one-way delay each way, with the clock offset" },
+	{ 1, "                            measured (brings --latency; an iperf3-compat server)" },
+#endif
 #ifdef HAVE_OPERATOR
 	{ 1, "  --no-clamp                be refused, as by 3.21, where an iperf3-compat server" },
 	{ 1, "                            would clamp the test to its caps (--server-max-*)" },

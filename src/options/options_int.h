@@ -193,6 +193,9 @@ enum opt_id {
 	OPT_ID_RR,
 	OPT_ID_RR_RESPONSE,
 	OPT_ID_LATENCY,
+#ifdef HAVE_OWD
+	OPT_ID_OWD,
+#endif
 	OPT_ID_CSV,
 	OPT_ID_PLOT,
 	OPT_ID_METRICS,
@@ -310,7 +313,7 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_max_tests, opt_apply_max_tests_per_ip, opt_apply_rcv_timeout,
     opt_apply_snd_timeout, opt_apply_cntl_ka, opt_apply_no_cntl_ka,
     opt_apply_no_udp_offload, opt_apply_rr, opt_apply_rr_response,
-    opt_apply_latency, opt_apply_csv, opt_apply_plot, opt_apply_metrics,
+    opt_apply_latency, opt_apply_owd, opt_apply_csv, opt_apply_plot, opt_apply_metrics,
     opt_apply_no_fq_socket_pacing,
     opt_apply_skip_rx_copy, opt_apply_mptcp, opt_apply_server_max_duration,
     opt_apply_server_max_bytes, opt_apply_server_max_streams,

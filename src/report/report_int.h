@@ -39,6 +39,15 @@ void report_stats_end_sum_sent(const struct iperf_test *test, int g,
 void report_stats_end_loss_sum(const struct iperf_test *test, int g,
     struct cJSON *o, int *err);
 void report_stats_text(struct iperf_test *test);
+#ifdef HAVE_OWD
+/* --owd (report_owd.c): a line per direction after the summary, end.owd
+ * and intervals[].owd; nothing when the test had no --owd. */
+void report_owd_text(struct iperf_test *test);
+void report_owd_json_end(const struct iperf_test *test, struct cJSON *end,
+    int *err);
+void report_owd_json_interval(const struct iperf_test *test,
+    struct cJSON *iv, int *err);
+#endif
 /* --rr (report_rr.c): the text tables in place of the stock ones, and
  * the "rr" objects of the JSON document (nothing without --rr). */
 void report_rr_text_interval(struct iperf_test *test);

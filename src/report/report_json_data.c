@@ -217,5 +217,9 @@ report_json_interval(struct iperf_test *test)
 	    !cJSON_AddItemToObject(o, "sum_bidir_reverse",
 		interval_sum(test, 1)))
 		err = 1;
+#ifdef HAVE_OWD
+	if (!err)
+		report_owd_json_interval(test, o, &err);
+#endif
 	return finish(o, err);
 }

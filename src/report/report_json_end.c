@@ -275,6 +275,9 @@ report_json_end(struct iperf_test *test)
 	}
 	cpu_and_congestion(test, end, &err);
 	report_latency_json(test, end, &err);
+#ifdef HAVE_OWD
+	report_owd_json_end(test, end, &err);
+#endif
 	report_rr_json_end(test, end, &err);
 	if (err) {
 		cJSON_Delete(end);

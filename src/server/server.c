@@ -13,6 +13,10 @@
 
 #include "affinity.h"
 #include "auth.h"
+#ifdef HAVE_OWD
+#include "bytes.h"
+#include "probe.h"
+#endif
 #include "ctrl.h"
 #include "evloop.h"
 #include "ext.h"
@@ -36,6 +40,8 @@
 #include "stream_set.h"
 #include "test.h"
 #include "banned.h"
+
+#define IPERF_TSPROBE_WRITE_US 10000000ULL /* --owd answer, as a state */
 
 /* How long the server waits for the client's FIN after a test. */
 #define SERVER_DRAIN_TIMEOUT_US (2 * 1000000ULL)
@@ -337,9 +343,32 @@ server_probe(struct iperf_test *test)
 	return 0;
 }
 
+#ifdef HAVE_OWD
+/* --owd (ext.h owd): the byte, t2 (read now) and t3 (just before the
+ * write), in one write. */
+static int
+server_tsprobe(struct iperf_test *test)
+{
+	unsigned char b[17];
+
+	if (!(test->settings.ext_want & EXT_OWD))
+		return iperf_fail(test, IEMESSAGE, 0);
+	b[0] = (unsigned char)EXT_STATE_TSPROBE;
+	put_be64(b + 1, (uint64_t)probe_wall_ns());
+	put_be64(b + 9, (uint64_t)probe_wall_ns());
+	if (ctrl_write_all(test->run.ses.ctrl_sck, b, sizeof(b),
+		IPERF_TSPROBE_WRITE_US) == -1)
+		return iperf_fail(test, IESENDMESSAGE, errno);
+	return 0;
+}
+#endif
+
 static const struct ctrl_transition server_fsm[] = {
 	{ TEST_START, CTRL_ANY, server_ignore },
 	{ EXT_STATE_PROBE, CTRL_ANY, server_probe },
+#ifdef HAVE_OWD
+	{ EXT_STATE_TSPROBE, CTRL_ANY, server_tsprobe },
+#endif
 	{ TEST_END, TEST_RUNNING, server_test_end },
 	{ IPERF_DONE, CTRL_ANY, server_client_done },
 	{ CLIENT_TERMINATE, CTRL_ANY, server_client_terminated },

@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#ifdef HAVE_OWD
+#include "clockoff.h"
+#endif
 #include "ctrl.h"
 #include "evloop.h"
 #include "ext.h"
@@ -25,6 +28,9 @@ struct probe {
 	uint64_t sent_ns;
 	timer_id tick;
 	struct latstat idle, loaded;
+#ifdef HAVE_OWD
+	int64_t t1; /* --owd: CLOCK_REALTIME of the request, ns */
+#endif
 };
 
 static uint64_t
@@ -49,6 +55,17 @@ tick_cb(timer_id t, uint64_t now_us, void *arg)
 	if (p->in_flight || test->run.ses.ctrl_sck < 0)
 		return 1; /* one request at a time */
 	p->sent_phase = p->phase;
+#ifdef HAVE_OWD
+	if (test->opt->owd) {
+		p->t1 = probe_wall_ns();
+		p->sent_ns = now_ns();
+		if (ctrl_send_state(test->run.ses.ctrl_sck,
+			EXT_STATE_TSPROBE) == -1)
+			return 1;
+		p->in_flight = 1;
+		return 1;
+	}
+#endif
 	p->sent_ns = now_ns();
 	if (ctrl_send_state(test->run.ses.ctrl_sck, EXT_STATE_PROBE) == -1)
 		return 1; /* the control reader reports a dead connection */
@@ -70,8 +87,19 @@ probe_start(struct iperf_test *test)
 	}
 	p->phase = PROBE_IDLE;
 	test->run.ses.latency.used = 1;
+#ifdef HAVE_OWD
+	if (test->opt->owd && test->run.ses.owd == NULL) {
+		test->run.ses.owd = calloc(1, sizeof(struct clockoff));
+		if (test->run.ses.owd == NULL)
+			return iperf_fail(test, IENEWTEST, ENOMEM);
+		clockoff_init(test->run.ses.owd, CLOCKOFF_WINDOW_NS);
+	}
+	p->tick = evloop_add_timer(test->loop, 0, test->opt->owd ?
+	    PROBE_OWD_PERIOD_US : PROBE_PERIOD_US, tick_cb, test);
+#else
 	p->tick = evloop_add_timer(test->loop, 0, PROBE_PERIOD_US, tick_cb,
 	    test);
+#endif
 	if (p->tick == TIMER_NONE)
 		return iperf_fail(test, IENEWTIMER, ENOMEM);
 	return 0;
@@ -131,11 +159,52 @@ probe_on_answer(struct iperf_test *test)
 	return 0;
 }
 
+#ifdef HAVE_OWD
+int64_t
+probe_wall_ns(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + (int64_t)ts.tv_nsec;
+}
+
+int
+probe_owd_answer(struct iperf_test *test, int64_t t2, int64_t t3)
+{
+	struct probe *p = test->run.ses.probe;
+	struct clockoff_rec r;
+
+	if (p == NULL || !p->in_flight || !test->opt->owd ||
+	    test->run.ses.owd == NULL)
+		return iperf_fail(test, IEMESSAGE, 0);
+	r.t4 = probe_wall_ns();
+	(void)probe_on_answer(test); /* the round trip, for --latency */
+	if (p->phase == PROBE_OFF)
+		return 0;
+	r.t1 = p->t1;
+	r.t2 = t2;
+	r.t3 = t3;
+	r.mono_us = evloop_now(test->loop);
+	r.loaded = p->sent_phase == PROBE_LOADED;
+	if (clockoff_add(test->run.ses.owd, &r) == -1)
+		return iperf_fail(test, IENEWTEST, ENOMEM);
+	return 0;
+}
+#endif
+
 void
 probe_release(struct iperf_test *test)
 {
 	struct probe *p = test->run.ses.probe;
 
+#ifdef HAVE_OWD
+	if (test->run.ses.owd != NULL) {
+		clockoff_free(test->run.ses.owd);
+		free(test->run.ses.owd);
+		test->run.ses.owd = NULL;
+	}
+#endif
 	if (p == NULL)
 		return;
 	evloop_cancel_timer(test->loop, &p->tick);

@@ -29,6 +29,7 @@ struct iperf_test;
 
 #define PROBE_PERIOD_US 100000ULL /* about ten requests a second */
 #define PROBE_IDLE_US 1000000ULL  /* the idle phase before the load */
+#define PROBE_OWD_PERIOD_US 20000ULL /* --owd: about fifty a second */
 
 /* Client: start probing (idle phase); -1 with the error on the test. */
 int probe_start(struct iperf_test *test);
@@ -40,6 +41,20 @@ void probe_loaded(struct iperf_test *test);
 void probe_stop(struct iperf_test *test);
 /* Client: an answer arrived; -1 if none was awaited (a protocol error). */
 int probe_on_answer(struct iperf_test *test);
+#ifdef HAVE_OWD
+/*
+ * --owd (ext.h owd): each request is EXT_STATE_TSPROBE, sent at t1
+ * (CLOCK_REALTIME); the answer brings the server's t2 and t3 and is read
+ * at t4.  Each exchange goes into test->run.ses.owd (measure/clockoff.h)
+ * with the phase it was sent in, and its round trip into the --latency
+ * figures as above.
+ */
+/* CLOCK_REALTIME in nanoseconds. */
+int64_t probe_wall_ns(void);
+/* Client: the server's times of the answer awaited; -1 with the error
+ * on the test if none was (or no memory). */
+int probe_owd_answer(struct iperf_test *test, int64_t t2, int64_t t3);
+#endif
 /* Stop and free the probe, if it ran (run release). */
 void probe_release(struct iperf_test *test);
 

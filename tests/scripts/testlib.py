@@ -114,11 +114,13 @@ def check_distribution(probs, what, d, keys):
 
 def refusal_problems(rc, out, err, secs):
     """What is wrong with our client's refusal of a stock server for
-    --rr/--latency (exit 1, the message, no data stream, within 5 s)."""
+    --rr/--latency/--owd (exit 1, the message, no data stream, within
+    5 s)."""
     probs = []
     if rc != 1:
         probs.append(f"exit {rc} (want 1)")
-    if "does not do --rr or --latency" not in out + err:
+    if "does not do --rr or --latency" not in out + err and \
+            "does not do --rr, --latency or --owd" not in out + err:
         probs.append(f"message: {(out + err)[-200:]!r}")
     if "connected to" in out:
         probs.append("a data stream was connected")
@@ -735,11 +737,13 @@ class Topo:
     """Three network namespaces: client (10.77.1.1) - router - server
     (10.77.2.2) on veth pairs, with a tbf bottleneck of `rate` (tc's
     syntax, "20mbit") and `queue_ms` of queue on the router's side of the
-    router-server link.  Raises NetnsUnavailable (build() too) where
-    namespaces, veth or tc cannot be used; close() removes everything."""
+    router-server link (shape="fwd"), or on the router's side of the
+    client-router link (shape="rev": the server-to-client direction).
+    Raises NetnsUnavailable (build() too) where namespaces, veth or tc
+    cannot be used; close() removes everything."""
 
-    def __init__(self, rate, queue_ms):
-        self.rate, self.queue_ms = rate, queue_ms
+    def __init__(self, rate, queue_ms, shape="fwd"):
+        self.rate, self.queue_ms, self.shape = rate, queue_ms, shape
         self.ns = []
         try:
             for tag in ("lc", "lr", "ls"):
@@ -774,7 +778,8 @@ class Topo:
         self.sh(self.c, "ip", "route", "add", "default", "via", "10.77.1.2")
         self.sh(self.s, "ip", "route", "add", "default", "via", "10.77.2.1")
         self.sh(self.r, "sysctl", "-q", "-w", "net.ipv4.ip_forward=1")
-        self.sh(self.r, "tc", "qdisc", "add", "dev", "r1", "root", "tbf",
+        self.sh(self.r, "tc", "qdisc", "add", "dev",
+                "r0" if self.shape == "rev" else "r1", "root", "tbf",
                 "rate", self.rate, "burst", "32kbit", "latency",
                 f"{self.queue_ms}ms")
 
@@ -783,15 +788,15 @@ class Topo:
             ns.close()
 
 
-def topo_or_skip(label, rate, queue_ms):
-    """A built Topo(rate, queue_ms), or None after a "SKIP: label: why"
-    line where tc or network namespaces are unavailable."""
+def topo_or_skip(label, rate, queue_ms, shape="fwd"):
+    """A built Topo(rate, queue_ms, shape), or None after a "SKIP: label:
+    why" line where tc or network namespaces are unavailable."""
     if shutil.which("tc") is None:
         skip(f"{label}: tc (iproute2) not installed")
         return None
     topo = None
     try:
-        topo = Topo(rate, queue_ms)
+        topo = Topo(rate, queue_ms, shape)
         topo.build()
     except NetnsUnavailable as e:
         if topo is not None:
