@@ -56,6 +56,9 @@ endif
 if HAVE_RR
 CHECK_SUITES += %reldir%/unit/check_rr
 endif
+if HAVE_RPM
+CHECK_SUITES += %reldir%/unit/check_rpm
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 

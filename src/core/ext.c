@@ -26,6 +26,9 @@ static const struct ext_name {
 	{ "rr", EXT_RR }, /* a server without it never confirms it */
 #endif
 	{ "latency", EXT_LATENCY },
+#ifdef HAVE_RPM
+	{ "rpm", EXT_RPM }, /* a server without it never confirms it */
+#endif
 #ifdef HAVE_OPERATOR
 	{ "clamp", EXT_CLAMP }, /* a server without it clamps nothing */
 #endif
@@ -78,6 +81,11 @@ ext_client_wants(const struct iperf_test *test)
 		want = (want & ~(EXT_UDP_OFFLOAD | EXT_STATS)) | EXT_RR;
 	if (test->opt->latency)
 		want |= EXT_LATENCY;
+#ifdef HAVE_RPM
+	/* --rpm: framed load streams of a TCP upload, no flow figures */
+	if (s->rpm)
+		want = (want & ~EXT_STATS) | EXT_RPM;
+#endif
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;
@@ -159,6 +167,9 @@ ext_decode_settings(struct iperf_test *test, const cJSON *params)
 	const cJSON *n;
 
 	test->settings.rr = (test->settings.ext_want & EXT_RR) != 0;
+#ifdef HAVE_RPM
+	test->settings.rpm = (test->settings.ext_want & EXT_RPM) != 0;
+#endif
 	test->settings.rr_response = 0;
 	if (!test->settings.rr)
 		return 0;

@@ -52,6 +52,9 @@
  *    applied value), framed as the parameter document is, before
  *    EXT_STATE_CONFIRM and CREATE_STREAMS; both ends then run with the
  *    applied settings.  A server without caps sends nothing new.
+ *  - rpm (--rpm): load streams framed as records and probes of
+ *    responsiveness (stream/rpm_stream.h); confirmed as rr is, so a stock
+ *    server ends the test with IENOTCOMPAT before any data connection.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -66,8 +69,9 @@ struct cJSON;
 #define EXT_RR (1u << 3)
 #define EXT_LATENCY (1u << 4)
 #define EXT_CLAMP (1u << 5)
+#define EXT_RPM (1u << 7)
 /* Features our client runs only once the server confirmed them. */
-#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
+#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_RPM)
 /* Control byte of that confirmation (never sent by stock iperf3). */
 #define EXT_STATE_CONFIRM 100
 /* latency: the probe's request and answer on the control connection

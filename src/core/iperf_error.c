@@ -166,7 +166,11 @@ static const struct error_text error_texts[] = {
 #ifdef HAVE_EXPORTER
 	{ IEEXPORTER, SFX_NONE, "an option cannot be used with --exporter" },
 #endif
+#ifdef HAVE_RPM
+	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency or --rpm (it is not iperf3-compat, or an older one); nothing was sent" },
+#else
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
+#endif
 };
 
 static const struct error_text *

@@ -276,6 +276,9 @@ report_json_end(struct iperf_test *test)
 	cpu_and_congestion(test, end, &err);
 	report_latency_json(test, end, &err);
 	report_rr_json_end(test, end, &err);
+#ifdef HAVE_RPM
+	report_rpm_json(test, end, &err);
+#endif
 	if (err) {
 		cJSON_Delete(end);
 		return NULL;

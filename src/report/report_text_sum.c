@@ -268,6 +268,9 @@ report_text_summary(struct iperf_test *test)
 			server_output_block(test);
 	}
 	report_latency_text(test);
+#ifdef HAVE_RPM
+	report_rpm_text(test);
+#endif
 	report_stats_text(test);
 	report_flush(test);
 }

@@ -351,6 +351,13 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	if (test->settings.rr && (test->settings.reverse ||
 	    test->settings.bidirectional))
 		return iperf_fail(test, IERECVPARAMS, 0);
+#ifdef HAVE_RPM
+	/* --rpm: a TCP upload (rpm_stream.h) */
+	if (test->settings.rpm && (test->settings.reverse ||
+	    test->settings.bidirectional || test->settings.rr ||
+	    test->settings.protocol_id != Ptcp))
+		return iperf_fail(test, IERECVPARAMS, 0);
+#endif
 	return 0;
 }
 
