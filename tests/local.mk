@@ -158,6 +158,10 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/opserver.test \
 	%reldir%/scripts/caps.test %reldir%/scripts/pscheduler.test \
 	%reldir%/scripts/k8s_bench.test %reldir%/scripts/k8s_manifests.test
+# --rpm (configure --disable-rpm leaves it out, and its test).
+if HAVE_RPM
+SCRIPT_TESTS += %reldir%/scripts/rpm.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -185,7 +189,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/server_stats.py %reldir%/scripts/opserver.py \
 	%reldir%/scripts/caps.py %reldir%/scripts/pscheduler.py \
 	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
-	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py
+	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
+	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

@@ -135,12 +135,12 @@ foreign_probe(struct rpm_run *r, uint32_t id)
 
 /* ---- ramp ------------------------------------------------------------------ */
 
-static void
-ramp_tick(struct iperf_test *test, struct rpm_run *r, uint64_t now)
+/* Bytes all load streams have written so far. */
+static uint64_t
+load_bytes(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 	uint64_t bytes = 0;
-	double gp;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		struct stream_live l;
@@ -148,18 +148,31 @@ ramp_tick(struct iperf_test *test, struct rpm_run *r, uint64_t now)
 		stream_snapshot(sp, &l);
 		bytes += l.bytes;
 	}
-	gp = now > r->last_tick_us ? (double)(bytes - r->last_bytes) * 8e6 /
-	    (double)(now - r->last_tick_us) : 0;
+	return bytes;
+}
+
+static void
+ramp_tick(struct iperf_test *test, struct rpm_run *r, uint64_t now)
+{
+	uint64_t bytes = load_bytes(test);
+	double gp = now > r->last_tick_us ? (double)(bytes - r->last_bytes) *
+	    8e6 / (double)(now - r->last_tick_us) : 0;
+
 	r->last_bytes = bytes;
 	r->last_tick_us = now;
-	if (r->work_us != 0)
+	if (r->work_us != 0) {
+		r->gp_stable = rpm_stab_push(&r->gp_stab, gp);
 		return;
-	if (rpm_stab_push(&r->gp_stab, gp)) {
-		r->work_us = now;
-		r->goodput_bps = r->gp_stab.last_ma;
-	} else if (atomic_load(&r->active) < r->max_streams) {
-		atomic_fetch_add(&r->active, 1);
 	}
+	if (gp >= r->best_gp * (1 + RPM_GROWTH) &&
+	    atomic_load(&r->active) < r->max_streams) {
+		r->best_gp = gp;
+		atomic_fetch_add(&r->active, 1);
+		return;
+	}
+	r->work_us = now; /* saturated: the working conditions begin */
+	r->work_bytes = bytes;
+	r->gp_stable = rpm_stab_push(&r->gp_stab, gp);
 }
 
 static void *
@@ -257,7 +270,8 @@ rpm_between(struct rpm_run *r, uint64_t from, uint64_t to,
 }
 
 static void
-compute_result(struct iperf_test *test, struct rpm_run *r, uint64_t end_us)
+compute_result(struct iperf_test *test, struct rpm_run *r, uint64_t end_us,
+    uint64_t end_bytes)
 {
 	struct rpm_result *res = &test->run.cli.rpm_res;
 	struct rpm_dist d[RPM_KINDS];
@@ -285,11 +299,12 @@ compute_result(struct iperf_test *test, struct rpm_run *r, uint64_t end_us)
 	pthread_mutex_unlock(&r->lock);
 	res->aggregate_ms = rpm_aggregate(res->self.trimmed_us,
 	    res->fconn.trimmed_us, res->frr.trimmed_us) / 1000.0;
-	res->stable = r->work_us != 0 && stable;
+	res->stable = r->gp_stable && stable;
 	res->load_streams = atomic_load(&r->active);
-	res->goodput_bps = r->work_us != 0 ? r->goodput_bps :
-	    r->gp_stab.last_ma;
 	res->window_s = (double)(end_us - from) / 1e6;
+	if (r->work_us != 0 && end_us > r->work_us)
+		res->goodput_bps = (double)(end_bytes - r->work_bytes) * 8e6 /
+		    (double)(end_us - r->work_us);
 }
 
 void
@@ -302,7 +317,7 @@ client_rpm_stop(struct iperf_test *test)
 	atomic_store(&r->stop, 1);
 	(void)pthread_join(r->thread, NULL);
 	r->thread_started = 0;
-	compute_result(test, r, iperf_time_now_us());
+	compute_result(test, r, iperf_time_now_us(), load_bytes(test));
 }
 
 void

@@ -4,13 +4,15 @@
  * figures at the end (rpm_calc.h).
  *
  * Ramp.  One load stream is active when the test starts.  Every
- * RPM_ID_US the thread adds up the bytes all streams have written and
- * pushes that interval's goodput into the stability rule (rpm_calc.h);
- * until goodput is stable it activates one more stream (at most -P, by
- * default RPM_MAX_STREAMS).  The moment goodput is stable starts the
- * "working conditions": only probes from then on count.  A test whose
- * goodput never stabilises counts the probes of its second half and
- * reports "stable": false.
+ * RPM_ID_US the thread adds up the bytes all streams have written: while
+ * that interval's goodput beats the best so far by RPM_GROWTH, it
+ * activates one more stream (at most -P, by default RPM_MAX_STREAMS).
+ * The first interval that does not (or the last stream) marks the load
+ * saturated: the "working conditions" begin, and only probes from then
+ * on count.  A test that never gets there counts the probes of its
+ * second half.  "stable" says whether, over the working conditions,
+ * both the goodput and the per-interval RPM met the draft's stability
+ * rule (rpm_calc.h).
  *
  * Foreign probes.  Every RPM_FOREIGN_PERIOD_US the thread opens a new
  * TCP connection to the server's address and port (the control

@@ -149,11 +149,32 @@ rpm_run_record(struct rpm_run *r, enum rpm_kind k, uint64_t at_us,
 
 /* ---- set-up ---------------------------------------------------------------- */
 
+/* LOAD bodies of about `body` bytes, and the low-water mark with them. */
+static void
+resize(struct iperf_stream *sp, struct rpm_stream *rs, size_t body)
+{
+	int lowat;
+
+	if (body < RPM_LOAD_MIN)
+		body = RPM_LOAD_MIN;
+	if (body > rs->body_max)
+		body = rs->body_max;
+	if (body == rs->body)
+		return;
+	rs->body = body;
+	lowat = (int)body;
+#ifdef TCP_NOTSENT_LOWAT
+	(void)setsockopt(sp->socket, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &lowat,
+	    sizeof(lowat));
+#endif
+	(void)lowat;
+}
+
 int
 rpm_stream_init(struct iperf_stream *sp)
 {
 	struct rpm_stream *rs = calloc(1, sizeof(*rs));
-	int one = 1, lowat = RPM_NOTSENT_LOWAT;
+	int one = 1;
 	size_t body;
 
 	if (rs == NULL)
@@ -166,20 +187,15 @@ rpm_stream_init(struct iperf_stream *sp)
 		body = sp->blksize > RPM_HDR_LEN ? sp->blksize - RPM_HDR_LEN : 1;
 		if (body > RPM_LOAD_MAX)
 			body = RPM_LOAD_MAX;
-		rs->load_len = RPM_HDR_LEN + body;
-		rs->load = malloc(rs->load_len);
+		rs->body_max = body;
+		rs->load = malloc(RPM_HDR_LEN + body);
 		if (rs->load == NULL) {
 			free(rs);
 			return iperf_fail(sp->test, IEINITSTREAM, ENOMEM);
 		}
-		rpm_rec_header(rs->load, RPM_REC_LOAD, body);
 		memset(rs->load + RPM_HDR_LEN, 0x55, body);
-#ifdef TCP_NOTSENT_LOWAT
-		(void)setsockopt(sp->socket, IPPROTO_TCP, TCP_NOTSENT_LOWAT,
-		    &lowat, sizeof(lowat));
-#endif
+		resize(sp, rs, RPM_LOAD_MIN);
 	}
-	(void)lowat;
 	sp->rpm = rs;
 	return 0;
 }
@@ -303,8 +319,9 @@ next_record(struct rpm_stream *rs, int active, uint64_t now_us)
 		rs->cur = rs->ping;
 		rs->cur_len = sizeof(rs->ping);
 	} else {
+		rpm_rec_header(rs->load, RPM_REC_LOAD, rs->body);
 		rs->cur = rs->load;
-		rs->cur_len = rs->load_len;
+		rs->cur_len = RPM_HDR_LEN + rs->body;
 	}
 	rs->cur_off = 0;
 }
@@ -345,6 +362,7 @@ client_write(struct iperf_stream *sp)
 		return -1;
 	}
 	count(sp, (uint64_t)n, 0);
+	rs->win_bytes += (uint64_t)n;
 	rs->cur_off += (size_t)n;
 	if (rs->cur_off == rs->cur_len)
 		rs->cur_len = 0;
@@ -360,9 +378,17 @@ client_loop(struct iperf_stream *sp, struct rpm_run *run)
 	while (!atomic_load(&sp->w.stop)) {
 		int active = atomic_load(&run->active);
 		struct pollfd pfd = { sp->socket, POLLIN, 0 };
+		uint64_t now = iperf_time_now_us();
 
+		if (now - rs->win_start_us >= RPM_ADAPT_US) {
+			/* a millisecond's worth at the recent rate */
+			resize(sp, rs, (size_t)(rs->win_bytes * 1000 /
+			    (now - rs->win_start_us)));
+			rs->win_start_us = now;
+			rs->win_bytes = 0;
+		}
 		if (rs->cur_len == 0 && rs->index < active)
-			next_record(rs, active, iperf_time_now_us());
+			next_record(rs, active, now);
 		if (rs->cur_len > 0)
 			pfd.events |= POLLOUT;
 		if (poll(&pfd, 1, RPM_POLL_MS) < 0 && errno != EINTR)

@@ -19,9 +19,14 @@
  * one is due: at most one outstanding per stream, the next one
  * RPM_SELF_PERIOD_US x active streams after the last was sent, so all
  * streams together send about 100 self probes a second.  The socket has
- * TCP_NOTSENT_LOWAT (RPM_NOTSENT_LOWAT) and TCP_NODELAY, so a PING waits
- * behind the load already in flight and the bottleneck queue, not
- * behind a deep send buffer.  The server's worker reads records and
+ * TCP_NODELAY and TCP_NOTSENT_LOWAT of one LOAD body, so a PING waits
+ * behind the load already in flight and the bottleneck queue, and behind
+ * at most about two records of its own stream, not behind a deep send
+ * buffer.  The body follows the stream's rate: every RPM_ADAPT_US it is
+ * what the stream wrote in a millisecond over that time, within
+ * RPM_LOAD_MIN and RPM_LOAD_MAX (and -l less the header), so the PING's
+ * own wait stays near 2 ms of the stream's rate on a slow path, and a
+ * fast one is not held to a write per few kilobytes.  The server's worker reads records and
  * answers each PING with its PONG on the same connection (the quiet
  * direction).  The client's self-probe delay is the PONG's arrival
  * minus the PING's send time.
@@ -51,11 +56,13 @@ struct iperf_stream;
 #define RPM_HDR_LEN 4
 #define RPM_PING_LEN 12
 #define RPM_PING_REC (RPM_HDR_LEN + RPM_PING_LEN)
-#define RPM_LOAD_MAX 16384
-#define RPM_NOTSENT_LOWAT 16384
+#define RPM_LOAD_MAX 65536   /* the longest LOAD body */
+#define RPM_LOAD_MIN 4096    /* the shortest one our client writes */
+#define RPM_ADAPT_US 100000ULL /* a client stream resizes its records */
 #define RPM_SELF_PERIOD_US 10000ULL /* x active streams */
 #define RPM_MAX_STREAMS 16 /* load connections unless -P says */
 #define RPM_MAX_SAMPLES 1000000 /* per kind of probe */
+#define RPM_GROWTH 0.05 /* goodput growth that asks for one more stream */
 
 /* Parser of incoming records (one per direction of a connection). */
 struct rpm_parser {
@@ -91,10 +98,12 @@ struct rpm_run {
 	socklen_t srv_len;
 	char cookie[IPERF_COOKIE_SIZE];
 	int max_streams;
-	struct rpm_stab gp_stab;
+	double best_gp;          /* the best interval's goodput so far */
+	struct rpm_stab gp_stab; /* goodput over the working conditions */
+	int gp_stable;
 	uint64_t last_bytes, last_tick_us;
-	uint64_t work_us; /* goodput stable from here (0: not yet) */
-	double goodput_bps;
+	uint64_t work_us; /* saturated from here (0: not yet) */
+	uint64_t work_bytes;
 };
 
 /* Per stream (sp->rpm). */
@@ -103,7 +112,8 @@ struct rpm_stream {
 	struct rpm_parser in;
 	/* client: the record being written */
 	unsigned char *load; /* a LOAD record */
-	size_t load_len;
+	size_t body, body_max; /* its body now, and at most */
+	uint64_t win_start_us, win_bytes; /* since the last resize */
 	unsigned char ping[RPM_PING_REC];
 	const unsigned char *cur;
 	size_t cur_len, cur_off;
