@@ -302,7 +302,10 @@ compute_result(struct iperf_test *test, struct rpm_run *r, uint64_t end_us,
 	res->stable = r->gp_stable && stable;
 	res->load_streams = atomic_load(&r->active);
 	res->window_s = (double)(end_us - from) / 1e6;
-	if (r->work_us != 0 && end_us > r->work_us)
+	/* over the working conditions, else the whole test */
+	if (r->work_us == 0)
+		r->work_us = r->start_us;
+	if (end_us > r->work_us)
 		res->goodput_bps = (double)(end_bytes - r->work_bytes) * 8e6 /
 		    (double)(end_us - r->work_us);
 }

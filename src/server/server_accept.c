@@ -146,7 +146,7 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	if (nfd == -1)
 		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
 #ifdef HAVE_RPM
-	if (server_rpm_accept(test, nfd))
+	if (server_rpm_accept(test, nfd, 0))
 		return; /* a foreign probe of a running --rpm test */
 #endif
 	if (test->run.ses.ctrl_sck >= 0 || test->run.done) {

@@ -82,7 +82,10 @@ probe_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 		return;
 	if (n > 0) {
 		f->len += (size_t)n;
-		if (f->len < sizeof(f->buf))
+		/* another client's cookie is denied at once, as when busy */
+		if (f->len < sizeof(f->buf) && (f->len < IPERF_COOKIE_SIZE ||
+			strncmp((const char *)f->buf, test->run.cookie,
+			    IPERF_COOKIE_SIZE) == 0))
 			return;
 	}
 	unlink_probe(test, f);
@@ -94,12 +97,19 @@ probe_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 }
 
 int
-server_rpm_accept(struct iperf_test *test, int fd)
+server_rpm_accept(struct iperf_test *test, int fd, int cookie_read)
 {
 	struct rpm_foreign *f;
+	int n = 0;
 
 	if (!test->settings.rpm || test->run.state != TEST_RUNNING)
 		return 0;
+	for (f = test->run.srv.rpm_foreign; f != NULL; f = f->next)
+		n++;
+	if (n >= RPM_FOREIGN_PENDING_MAX) {
+		deny(fd); /* a flood, not our client's one probe at a time */
+		return 1;
+	}
 	f = calloc(1, sizeof(*f));
 	if (f == NULL || net_set_nonblocking(fd, 1) == -1 ||
 	    evloop_add_fd(test->loop, fd, EV_READ, probe_cb, test) == -1) {
@@ -108,6 +118,10 @@ server_rpm_accept(struct iperf_test *test, int fd)
 		return 1;
 	}
 	f->fd = fd;
+	if (cookie_read) {
+		memcpy(f->buf, test->run.cookie, IPERF_COOKIE_SIZE);
+		f->len = IPERF_COOKIE_SIZE;
+	}
 	f->start_us = evloop_now(test->loop);
 	f->next = test->run.srv.rpm_foreign;
 	test->run.srv.rpm_foreign = f;

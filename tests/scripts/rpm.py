@@ -8,6 +8,8 @@ Loopback cases (ours on both ends):
              p50 <= p90, aggregate = 1/2 self + 1/4 + 1/4 foreign, RPM =
              60000 / aggregate_ms), the draft named; the schema
   conflicts  -u, --sctp, --rr, -R, --bidir refused before anything runs
+  multi      a --max-tests server answers the foreign probes too (its
+             dispatcher reads the cookie and hands the probe to the test)
 Stock servers (3.12, 3.21 where present): the client stops before any
 data connection with the refusal message and exit 1.
 Namespaces (skipped with the reason where unavailable):
@@ -119,6 +121,24 @@ def case_json():
     if "sum_sent" not in doc.get("end", {}):
         probs.append("end.sum_sent missing")
     report("json: end.rpm with its parts, and the schema", probs)
+
+
+def case_multi():
+    srv, port = server(["--max-tests", "2"])
+    try:
+        rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
+                               "-t", "4", "--rpm", "-J"])
+    finally:
+        stop(srv)
+    probs = [] if rc == 0 else [f"exit {rc}: {err[-200:]}"]
+    try:
+        r = check_rpm(probs, json.loads(out))
+    except ValueError:
+        r = None
+        probs.append(f"not JSON: {out[-200:]!r}")
+    if r and r["foreign_failed"] != 0:
+        probs.append(f"foreign_failed {r['foreign_failed']}")
+    report("multi: a --max-tests server answers foreign probes", probs)
 
 
 def case_conflicts():
@@ -273,8 +293,8 @@ def case_bottleneck():
            f"{figures}", probs)
 
 
-CASES = [case_text, case_json, case_conflicts, case_stock, case_idle,
-         case_bottleneck]
+CASES = [case_text, case_json, case_multi, case_conflicts, case_stock,
+         case_idle, case_bottleneck]
 
 
 if __name__ == "__main__":
