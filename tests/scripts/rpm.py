@@ -103,8 +103,10 @@ def case_text():
     report("text: the Responsiveness line after the summary", probs)
 
 
-def case_json():
-    srv, port = server(["-1"])
+def json_run(server_args):
+    """A 4 s `--rpm -J` test against our server run with server_args:
+    (problems, document or None)."""
+    srv, port = server(server_args)
     try:
         rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
                                "-t", "4", "--rpm", "-J"])
@@ -112,30 +114,24 @@ def case_json():
         stop(srv)
     probs = [] if rc == 0 else [f"exit {rc}: {err[-200:]}"]
     try:
-        doc = json.loads(out)
+        return probs, json.loads(out)
     except ValueError:
-        report("json: end.rpm", [f"not JSON: {out[-200:]!r}"])
-        return
-    check_rpm(probs, doc)
-    probs += check_schema(doc, "document")
-    if "sum_sent" not in doc.get("end", {}):
-        probs.append("end.sum_sent missing")
+        return probs + [f"not JSON: {out[-200:]!r}"], None
+
+
+def case_json():
+    probs, doc = json_run(["-1"])
+    if doc is not None:
+        check_rpm(probs, doc)
+        probs += check_schema(doc, "document")
+        if "sum_sent" not in doc.get("end", {}):
+            probs.append("end.sum_sent missing")
     report("json: end.rpm with its parts, and the schema", probs)
 
 
 def case_multi():
-    srv, port = server(["--max-tests", "2"])
-    try:
-        rc, out, err, _ = run([OURS, "-c", "127.0.0.1", "-p", str(port),
-                               "-t", "4", "--rpm", "-J"])
-    finally:
-        stop(srv)
-    probs = [] if rc == 0 else [f"exit {rc}: {err[-200:]}"]
-    try:
-        r = check_rpm(probs, json.loads(out))
-    except ValueError:
-        r = None
-        probs.append(f"not JSON: {out[-200:]!r}")
+    probs, doc = json_run(["--max-tests", "2"])
+    r = check_rpm(probs, doc) if doc is not None else None
     if r and r["foreign_failed"] != 0:
         probs.append(f"foreign_failed {r['foreign_failed']}")
     report("multi: a --max-tests server answers foreign probes", probs)
