@@ -4,6 +4,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
@@ -51,14 +52,19 @@ wait_fd(int fd, short ev, uint64_t deadline_ns)
 static int
 foreign_connect(const struct rpm_run *r, uint64_t *ns)
 {
-	uint64_t t0 = now_ns();
 	int fd = socket(r->srv.ss_family, SOCK_STREAM | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0);
 	int err = 0;
 	socklen_t len = sizeof(err);
+	uint64_t t0;
 
 	if (fd < 0)
 		return -1;
+	if (bind(fd, (const struct sockaddr *)&r->local, r->local_len) == -1) {
+		close(fd);
+		return -1;
+	}
+	t0 = now_ns();
 	if (connect(fd, (const struct sockaddr *)&r->srv, r->srv_len) == -1 &&
 	    (errno != EINPROGRESS || !wait_fd(fd, POLLOUT, t0 +
 		RPM_FOREIGN_TIMEOUT_MS * 1000000ULL) ||
@@ -213,11 +219,18 @@ client_rpm_start(struct iperf_test *test)
 		return iperf_fail(test, IEINITTEST, ENOMEM);
 	pthread_mutex_init(&r->lock, NULL);
 	r->srv_len = sizeof(r->srv);
+	r->local_len = sizeof(r->local);
 	if (getpeername(test->run.ses.ctrl_sck, (struct sockaddr *)&r->srv,
-		&r->srv_len) == -1) {
+		&r->srv_len) == -1 || getsockname(test->run.ses.ctrl_sck,
+		(struct sockaddr *)&r->local, &r->local_len) == -1) {
 		free(r);
 		return iperf_fail(test, IEINITTEST, errno);
 	}
+	/* foreign probes leave from the control connection's address */
+	if (r->local.ss_family == AF_INET)
+		((struct sockaddr_in *)&r->local)->sin_port = 0;
+	else if (r->local.ss_family == AF_INET6)
+		((struct sockaddr_in6 *)&r->local)->sin6_port = 0;
 	memcpy(r->cookie, test->run.cookie, IPERF_COOKIE_SIZE);
 	r->max_streams = test->settings.num_streams;
 	atomic_store(&r->active, 1);

@@ -94,8 +94,9 @@ struct rpm_run {
 	pthread_t thread;
 	int thread_started;
 	atomic_int stop;
-	struct sockaddr_storage srv;
-	socklen_t srv_len;
+	struct sockaddr_storage srv, local; /* the control connection's
+					     * ends (local: any port) */
+	socklen_t srv_len, local_len;
 	char cookie[IPERF_COOKIE_SIZE];
 	int max_streams;
 	double best_gp;          /* the best interval's goodput so far */
