@@ -24,23 +24,28 @@
 #include "banned.h"
 
 #define RPM_NAP_US 10000ULL
+#define RPM_WAIT_SLICE_MS 50 /* a probe looks at the stop flag */
 
 #define now_ns rpm_now_ns
 
 /* ---- foreign probes ---------------------------------------------------------- */
 
-/* Wait for ev on fd until deadline_ns: 1 ready, 0 not. */
+/* Wait for ev on fd until deadline_ns, or until the run stops: 1 ready,
+ * 0 not. */
 static int
-wait_fd(int fd, short ev, uint64_t deadline_ns)
+wait_fd(const struct rpm_run *r, int fd, short ev, uint64_t deadline_ns)
 {
 	for (;;) {
 		struct pollfd p = { fd, ev, 0 };
 		uint64_t now = now_ns();
+		uint64_t ms = now < deadline_ns ?
+		    (deadline_ns - now) / 1000000ULL + 1 : 0;
 		int rc;
 
-		if (now >= deadline_ns)
+		if (ms == 0 || atomic_load(&r->stop))
 			return 0;
-		rc = poll(&p, 1, (int)((deadline_ns - now) / 1000000ULL) + 1);
+		rc = poll(&p, 1, ms > RPM_WAIT_SLICE_MS ? RPM_WAIT_SLICE_MS :
+		    (int)ms);
 		if (rc > 0)
 			return (p.revents & (ev | POLLERR | POLLHUP)) != 0;
 		if (rc < 0 && errno != EINTR)
@@ -66,7 +71,7 @@ foreign_connect(const struct rpm_run *r, uint64_t *ns)
 	}
 	t0 = now_ns();
 	if (connect(fd, (const struct sockaddr *)&r->srv, r->srv_len) == -1 &&
-	    (errno != EINPROGRESS || !wait_fd(fd, POLLOUT, t0 +
+	    (errno != EINPROGRESS || !wait_fd(r, fd, POLLOUT, t0 +
 		RPM_FOREIGN_TIMEOUT_MS * 1000000ULL) ||
 	     getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == -1 ||
 	     err != 0)) {
@@ -104,7 +109,7 @@ foreign_rr(const struct rpm_run *r, int fd, uint32_t id, uint64_t *ns)
 	while (!done) {
 		ssize_t n;
 
-		if (!wait_fd(fd, POLLIN, deadline))
+		if (!wait_fd(r, fd, POLLIN, deadline))
 			return -1;
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
