@@ -115,6 +115,16 @@ if HAVE_OWD
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_owd.c \
 	%reldir%/measure/clockoff.c
 endif
+# --rpm (responsiveness), left out by --disable-rpm: no stubs, the
+# callers' hooks are under HAVE_RPM.
+if HAVE_RPM
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/measure/rpm_calc.c %reldir%/measure/rpm_calc.h \
+	%reldir%/stream/rpm_stream.c %reldir%/stream/rpm_stream.h \
+	%reldir%/client/client_rpm.c %reldir%/client/client_rpm.h \
+	%reldir%/server/server_rpm.c %reldir%/server/server_rpm.h \
+	%reldir%/report/report_rpm.c
+endif
 if HAVE_PLOT
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_plot.c \
 	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
@@ -122,6 +132,11 @@ endif
 EXTRA_DIST += %reldir%/report/report_owd.c %reldir%/measure/clockoff.c \
 	%reldir%/measure/clockoff.h
 EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
+	%reldir%/measure/rpm_calc.c %reldir%/measure/rpm_calc.h \
+	%reldir%/stream/rpm_stream.c %reldir%/stream/rpm_stream.h \
+	%reldir%/client/client_rpm.c %reldir%/client/client_rpm.h \
+	%reldir%/server/server_rpm.c %reldir%/server/server_rpm.h \
+	%reldir%/report/report_rpm.c \
 	%reldir%/stream/rr.c %reldir%/report/report_rr.c %reldir%/stream/rr_stub.c \
 	%reldir%/report/report_rr_stub.c \
 	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \

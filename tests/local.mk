@@ -59,6 +59,9 @@ endif
 if HAVE_OWD
 CHECK_SUITES += %reldir%/unit/check_clockoff
 endif
+if HAVE_RPM
+CHECK_SUITES += %reldir%/unit/check_rpm
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
@@ -161,6 +164,10 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 if HAVE_OWD
 SCRIPT_TESTS += %reldir%/scripts/owd.test
 endif
+# --rpm (configure --disable-rpm leaves it out, and its test).
+if HAVE_RPM
+SCRIPT_TESTS += %reldir%/scripts/rpm.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -189,7 +196,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/caps.py %reldir%/scripts/pscheduler.py \
 	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
 	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
-	%reldir%/scripts/owd.test %reldir%/scripts/owd.py
+	%reldir%/scripts/owd.test %reldir%/scripts/owd.py \
+	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

@@ -14,6 +14,11 @@
 #include "auth.h"
 #include "client.h"
 #include "client_caps.h"
+#ifdef HAVE_RPM
+#include "client_rpm.h"
+#else
+#define client_rpm_stop(test) ((void)0)
+#endif
 #include "ctrl.h"
 #include "ctrl_tune.h"
 #include "evloop.h"
@@ -208,6 +213,10 @@ client_test_running(struct iperf_test *test)
 	test->run.state = TEST_RUNNING;
 	if (test->settings.omit == 0)
 		probe_loaded(test);
+#ifdef HAVE_RPM
+	if (test->settings.rpm && client_rpm_start(test) == -1)
+		return -1;
+#endif
 	return stream_start_workers(test);
 }
 
@@ -220,6 +229,7 @@ client_end_test(struct iperf_test *test)
 	 * end; waking and joining the workers takes a moment.  (Figures
 	 * only a live connection gives are taken before the wake-up.) */
 	stats_keep_sender_info(test);
+	client_rpm_stop(test);
 	stream_signal_stop(test);
 	probe_stop(test);
 	if (session_send_state(test, TEST_END) == -1) {
@@ -424,6 +434,7 @@ client_fail(struct iperf_test *test)
 	if (test->run.done)
 		return;
 	probe_stop(test);
+	client_rpm_stop(test);
 	stream_stop_workers(test, 1);
 	test_close_stream_sockets(test);
 	/* A client whose last state is positive says goodbye (IPERF_DONE). */
@@ -446,6 +457,7 @@ client_interrupt(struct iperf_test *test)
 
 	if (test->run.done)
 		return;
+	client_rpm_stop(test);
 	if (test->run.state == TEST_RUNNING || test->run.state == TEST_START) {
 		session_collect_final(test);
 		test->reporter->summary(test);
@@ -559,6 +571,9 @@ static void
 client_finish(struct iperf_test *test)
 {
 	test->run.done = 1;
+#ifdef HAVE_RPM
+	client_rpm_free(test);
+#endif
 	session_stop_measuring(test);
 	affinity_restore(test);
 	test->reporter->finish(test);

@@ -26,6 +26,9 @@ static const struct ext_name {
 	{ "rr", EXT_RR }, /* a server without it never confirms it */
 #endif
 	{ "latency", EXT_LATENCY },
+#ifdef HAVE_RPM
+	{ "rpm", EXT_RPM }, /* a server without it never confirms it */
+#endif
 #ifdef HAVE_OPERATOR
 	{ "clamp", EXT_CLAMP }, /* a server without it clamps nothing */
 #endif
@@ -86,6 +89,11 @@ ext_client_wants(const struct iperf_test *test)
 	 * datagram alone. */
 	if (test->opt->owd)
 		want = (want & ~(EXT_LATENCY | EXT_UDP_OFFLOAD)) | EXT_OWD;
+#endif
+#ifdef HAVE_RPM
+	/* --rpm: framed load streams of a TCP upload, no flow figures */
+	if (s->rpm)
+		want = (want & ~EXT_STATS) | EXT_RPM;
 #endif
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
@@ -168,6 +176,9 @@ ext_decode_settings(struct iperf_test *test, const cJSON *params)
 	const cJSON *n;
 
 	test->settings.rr = (test->settings.ext_want & EXT_RR) != 0;
+#ifdef HAVE_RPM
+	test->settings.rpm = (test->settings.ext_want & EXT_RPM) != 0;
+#endif
 	test->settings.rr_response = 0;
 	if (!test->settings.rr)
 		return 0;

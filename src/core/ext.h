@@ -62,6 +62,9 @@
  *    byte and two big-endian int64, t2 (when its loop read the request)
  *    and t3 (just before the write), CLOCK_REALTIME nanoseconds (17
  *    bytes, one write; session/probe.h, measure/clockoff.h).
+ *  - rpm (--rpm): load streams framed as records and probes of
+ *    responsiveness (stream/rpm_stream.h); confirmed as rr is, so a stock
+ *    server ends the test with IENOTCOMPAT before any data connection.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -77,8 +80,9 @@ struct cJSON;
 #define EXT_LATENCY (1u << 4)
 #define EXT_CLAMP (1u << 5)
 #define EXT_OWD (1u << 6)
+#define EXT_RPM (1u << 7)
 /* Features our client runs only once the server confirmed them. */
-#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD)
+#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD | EXT_RPM)
 /* Control byte of that confirmation (never sent by stock iperf3). */
 #define EXT_STATE_CONFIRM 100
 /* latency: the probe's request and answer on the control connection

@@ -24,6 +24,9 @@
 #include "iperf_api.h"
 #include "latstat.h"
 #include "ratewin.h"
+#ifdef HAVE_RPM
+#include "rpm_calc.h"
+#endif
 #include "timer.h"
 #include "util.h"
 
@@ -43,6 +46,8 @@ struct server_multi;
 struct multi_run;
 struct server_child_ops;
 struct session_ops;
+struct rpm_run;
+struct rpm_foreign;
 
 #define IPERF_VERSION_COMPAT "3.21"
 #define IPERF_COOKIE_SIZE 37 /* 36 characters + NUL, on the wire */
@@ -148,6 +153,11 @@ struct iperf_settings {
 	 * request is blksize bytes, the response rr_response bytes. */
 	int rr;
 	int rr_response;
+#ifdef HAVE_RPM
+	/* --rpm (ext.h EXT_RPM): responsiveness over framed load streams
+	 * (stream/rpm_stream.h) */
+	int rpm;
+#endif
 };
 
 /* Options that stay local to this end: held in struct iperf_config
@@ -330,6 +340,10 @@ struct run_client {
 #endif
 	int caps_received; /* our server clamped the test to its caps */
 	struct server_caps caps; /* ... to these (caps.h) */
+#ifdef HAVE_RPM
+	struct rpm_run *rpm;       /* --rpm while it runs (rpm_stream.h) */
+	struct rpm_result rpm_res; /* ... and its figures (rpm_calc.h) */
+#endif
 };
 
 /* server/: the listeners it made for the run, the connections it is
@@ -354,6 +368,10 @@ struct run_server {
 	int refused; /* --max-tests: answered busy, nothing to report */
 	int caps_clamped; /* the test runs clamped to the caps (ext.h) */
 	struct server_caps caps; /* ... these (caps.h) */
+#ifdef HAVE_RPM
+	struct rpm_foreign *rpm_foreign; /* --rpm foreign probes being read
+					  * (server_rpm.c) */
+#endif
 };
 
 /* report/: the documents and sinks being written. */

@@ -166,8 +166,12 @@ static const struct error_text error_texts[] = {
 #ifdef HAVE_EXPORTER
 	{ IEEXPORTER, SFX_NONE, "an option cannot be used with --exporter" },
 #endif
-#ifdef HAVE_OWD
+#if defined(HAVE_OWD) && defined(HAVE_RPM)
+	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr, --latency, --owd or --rpm (it is not iperf3-compat, or an older one); nothing was sent" },
+#elif defined(HAVE_OWD)
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr, --latency or --owd (it is not iperf3-compat, or an older one); nothing was sent" },
+#elif defined(HAVE_RPM)
+	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr, --latency or --rpm (it is not iperf3-compat, or an older one); nothing was sent" },
 #else
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr or --latency (it is not iperf3-compat, or an older one); nothing was sent" },
 #endif

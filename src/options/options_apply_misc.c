@@ -302,6 +302,17 @@ opt_apply_rr(struct iperf_test *test, const char *arg)
 	return 0;
 }
 
+#ifdef HAVE_RPM
+/* --rpm (ours): responsiveness of a TCP upload (ext.h EXT_RPM). */
+int
+opt_apply_rpm(struct iperf_test *test, const char *arg)
+{
+	(void)arg;
+	test->settings.rpm = 1;
+	return 0;
+}
+#endif
+
 /* --rr-response N[KMG] (ours): bytes of each response; checked with the
  * other --rr rules once the protocol is known (options_check.c). */
 int

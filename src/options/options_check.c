@@ -16,6 +16,9 @@
 #include "iperf_error.h"
 #include "options_int.h"
 #include "report.h"
+#ifdef HAVE_RPM
+#include "rpm_stream.h"
+#endif
 #include "util.h"
 #include "test_config.h"
 #include "banned.h"
@@ -277,6 +280,46 @@ rr_conflict(const struct iperf_test *test)
  * end whose stream sends asks), no rate, no count, no file; the response
  * defaults to the request's size.  A refusal names the option ("--rr
  * cannot be used with -b"). */
+#ifdef HAVE_RPM
+/* --rpm: a timed TCP upload over plain load streams (rpm_stream.h); -P
+ * caps the load streams, RPM_MAX_STREAMS without it. */
+static int
+check_rpm(struct iperf_test *test)
+{
+	struct iperf_settings *s = &test->settings;
+	const struct {
+		int given;
+		const char *name;
+	} rules[] = {
+		{ s->protocol_id == Pudp, "-u" },
+		{ s->protocol_id == Psctp, "--sctp" },
+		{ s->rr, "--rr" },
+		{ s->reverse, "-R" },
+		{ s->bidirectional, "--bidir" },
+		{ options_seen(test, OPT_ID_BITRATE), "-b" },
+		{ s->bytes != 0 || s->blocks != 0 ||
+		    test->cfg->opt.diskfile_name != NULL, "-n, -k or -F" },
+		{ s->zerocopy, "-Z" },
+		{ test->cfg->opt.latency, "--latency or --owd" },
+	};
+	char msg[64];
+	size_t i;
+
+	if (!s->rpm)
+		return 0;
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		if (!rules[i].given)
+			continue;
+		(void)snprintf(msg, sizeof(msg), "--rpm cannot be used with %s",
+		    rules[i].name);
+		return iperf_fail_arg(test, IERRCONFLICT, msg);
+	}
+	if (!options_seen(test, OPT_ID_PARALLEL))
+		s->num_streams = RPM_MAX_STREAMS;
+	return 0;
+}
+#endif
+
 static int
 check_rr(struct iperf_test *test)
 {
@@ -400,6 +443,10 @@ options_check(struct iperf_test *test)
 	if (test->cfg->opt.owd && test->cfg->opt.gsro)
 		return iperf_fail_arg(test, IERRCONFLICT,
 		    "--owd cannot be used with --gsro");
+#endif
+#ifdef HAVE_RPM
+	if (test->cfg->opt.role == 'c' && check_rpm(test) == -1)
+		return -1;
 #endif
 	if (test->cfg->opt.role != 'c' && test->cfg->opt.role != 's')
 		return iperf_fail(test, IENOROLE, 0);

@@ -165,6 +165,11 @@ static const struct help_line help_lines[] = {
 	{ OPT_HAVE_RR, "                            -l bytes out (default 1), --rr-response back," },
 	{ OPT_HAVE_RR, "                            one in flight per stream (needs an iperf3-compat server)" },
 	{ OPT_HAVE_RR, "  --rr-response #[KMG]      bytes of each --rr response (default: the request's)" },
+#ifdef HAVE_RPM
+	{ 1, "  --rpm                     responsiveness under load (RPM, after the IETF draft" },
+	{ 1, "                            draft-ietf-ippm-responsiveness) of a TCP upload" },
+	{ 1, "                            (needs an iperf3-compat server)" },
+#endif
 	{ 1, "  --latency                 also time round trips on the control connection," },
 	{ 1, "                            1 s idle before the load, then under load" },
 	{ 1, "                            (needs an iperf3-compat server)" },

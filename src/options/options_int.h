@@ -220,6 +220,9 @@ enum opt_id {
 	OPT_ID_EXPORTER_MAX_PERIOD,
 	OPT_ID_EXPORTER_MAX_BITRATE,
 	OPT_ID_EXPORTER_MAX_PROBES,
+#ifdef HAVE_RPM
+	OPT_ID_RPM,
+#endif
 	OPT_ID_DEBUG,
 	OPT_ID_HELP,
 	OPT_ID_COUNT
@@ -319,6 +322,9 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_server_max_bytes, opt_apply_server_max_streams,
     opt_apply_no_clamp, opt_apply_exporter,
     opt_apply_debug, opt_apply_help;
+#ifdef HAVE_RPM
+opt_apply_fn opt_apply_rpm;
+#endif
 /* options_apply_exporter.c: the exporter (--disable-exporter) */
 opt_apply_fn opt_apply_exporter_allow, opt_apply_exporter_max_period,
     opt_apply_exporter_max_bitrate, opt_apply_exporter_max_probes;

@@ -160,6 +160,9 @@ const struct opt_row options_table[] = {
 #ifdef HAVE_OWD
 	{ "owd", L(OPT_ID_OWD), NO, 1, OPT_ID_OWD, C, 1, opt_apply_owd },
 #endif
+#ifdef HAVE_RPM
+	{ "rpm", L(OPT_ID_RPM), NO, 1, OPT_ID_RPM, C, 1, opt_apply_rpm },
+#endif
 	{ "csv", L(OPT_ID_CSV), NO, OPT_HAVE_CSV, OPT_ID_CSV, B, 1, opt_apply_csv },
 	{ "plot", L(OPT_ID_PLOT), REQ, OPT_HAVE_PLOT, OPT_ID_PLOT, B, 1,
 	    opt_apply_plot },

@@ -22,6 +22,13 @@ void report_text_line(struct iperf_test *test, const char *line);
 void report_latency_text(struct iperf_test *test);
 void report_latency_json(const struct iperf_test *test, struct cJSON *end,
     int *err);
+#ifdef HAVE_RPM
+/* --rpm (report_rpm.c): the "Responsiveness:" line and end.rpm; nothing
+ * unless the client measured it. */
+void report_rpm_text(struct iperf_test *test);
+void report_rpm_json(const struct iperf_test *test, struct cJSON *end,
+    int *err);
+#endif
 
 /* Our distributions and socket drops (report_stats.c): keys added to the
  * objects the JSON builders make, and the text hint after the summary. */

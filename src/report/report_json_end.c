@@ -279,6 +279,9 @@ report_json_end(struct iperf_test *test)
 	report_owd_json_end(test, end, &err);
 #endif
 	report_rr_json_end(test, end, &err);
+#ifdef HAVE_RPM
+	report_rpm_json(test, end, &err);
+#endif
 	if (err) {
 		cJSON_Delete(end);
 		return NULL;

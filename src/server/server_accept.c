@@ -21,6 +21,9 @@
 #include "report.h"
 #include "server_accept.h"
 #include "server_limits.h"
+#ifdef HAVE_RPM
+#include "server_rpm.h"
+#endif
 #include "session.h"
 #include "stream.h"
 #include "test.h"
@@ -142,6 +145,10 @@ listener_cb(struct evloop *loop, int fd, unsigned int events, void *arg)
 	nfd = accept(fd, (struct sockaddr *)&ss, &len);
 	if (nfd == -1)
 		return; /* transient (ECONNABORTED, EMFILE...): keep serving */
+#ifdef HAVE_RPM
+	if (server_rpm_accept(test, nfd, 0))
+		return; /* a foreign probe of a running --rpm test */
+#endif
 	if (test->run.ses.ctrl_sck >= 0 || test->run.done) {
 		server_deny(nfd);
 		return;
@@ -231,6 +238,9 @@ server_expire_pending(struct iperf_test *test, uint64_t now_us)
 {
 	struct pending_conn *pc = test->run.srv.pending, *next;
 
+#ifdef HAVE_RPM
+	server_rpm_expire(test, now_us);
+#endif
 	for (; pc != NULL; pc = next) {
 		next = pc->next;
 		if (now_us - pc->start_us < IPERF_CTRL_FIRST_BYTE_US)
@@ -244,6 +254,9 @@ server_expire_pending(struct iperf_test *test, uint64_t now_us)
 void
 server_drop_pending(struct iperf_test *test)
 {
+#ifdef HAVE_RPM
+	server_rpm_drop(test);
+#endif
 	while (test->run.srv.pending != NULL) {
 		struct pending_conn *pc = test->run.srv.pending;
 

@@ -35,6 +35,13 @@
 #include "server_multi_int.h"
 #include "server_ports.h"
 #include "server_record.h"
+#ifdef HAVE_RPM
+#include "server_rpm.h"
+/* Connections with the test's cookie go to it: data, or --rpm probes. */
+#define WANTS_CONN(r) ((r)->wants_data || (r)->wants_probes)
+#else
+#define WANTS_CONN(r) ((r)->wants_data)
+#endif
 #include "session.h"
 #include "test.h"
 #include "banned.h"
@@ -66,7 +73,7 @@ multi_count_source(struct server_multi *m, const struct sockaddr_storage *ss,
 			c->host_pending += host;
 			c->prefix_pending += pfx;
 		}
-		if (host && r->wants_data)
+		if (host && WANTS_CONN(r))
 			c->host_wants_data = 1;
 	}
 }
@@ -249,7 +256,7 @@ multi_dispatch_cookie(struct server_multi *m, struct hello *h)
 	pthread_mutex_lock(&m->lock);
 	for (r = m->runs; r != NULL; r = r->next) {
 		/* a data connection comes from its test's client */
-		if (!r->wants_data || strncmp((const char *)h->buf,
+		if (!WANTS_CONN(r) || strncmp((const char *)h->buf,
 					  r->cookie, IPERF_COOKIE_SIZE) != 0)
 			continue;
 #ifdef HAVE_OPERATOR /* admission by source (--disable-operator) */
@@ -423,6 +430,9 @@ server_multi_setup_done(struct iperf_test *test)
 	}
 	pthread_mutex_lock(&m->lock);
 	r->wants_data = 0;
+#ifdef HAVE_RPM
+	r->wants_probes = test->settings.rpm;
+#endif
 	if (r->has_turn) {
 		r->has_turn = 0;
 		m->turn_busy = 0;
@@ -451,6 +461,11 @@ server_multi_take_inbox(struct iperf_test *test)
 	r->inbox_len = 0;
 	pthread_mutex_unlock(&test->multi->lock);
 	for (i = 0; i < n; i++) {
+#ifdef HAVE_RPM
+		/* the dispatcher read the cookie: the PING follows */
+		if (!test->run.done && server_rpm_accept(test, fds[i], 1))
+			continue;
+#endif
 		if (test->run.done || test->run.state != CREATE_STREAMS) {
 			server_deny(fds[i]);
 			continue;

@@ -66,6 +66,9 @@ struct multi_run {
 	int has_slot;
 	int has_turn;
 	int wants_data;
+#ifdef HAVE_RPM
+	int wants_probes; /* a running --rpm test: its foreign probes */
+#endif
 	int threads;
 	int finished;
 	int inbox[MULTI_INBOX_MAX];

@@ -347,6 +347,13 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	    decode_udp_offload(test, doc) == -1 ||
 	    decode_flags_strings(test, doc) == -1)
 		return -1;
+#ifdef HAVE_RPM
+	/* --rpm: a TCP upload (rpm_stream.h) */
+	if (test->settings.rpm && (test->settings.reverse ||
+	    test->settings.bidirectional || test->settings.rr ||
+	    test->settings.protocol_id != Ptcp))
+		return iperf_fail(test, IERECVPARAMS, 0);
+#endif
 	return 0;
 }
 

@@ -22,6 +22,9 @@
 #include "placement.h"
 #include "proto_ops.h"
 #include "rr.h"
+#ifdef HAVE_RPM
+#include "rpm_stream.h"
+#endif
 #include "stats_dist.h"
 #include "stream.h"
 #include "stream_io.h"
@@ -122,6 +125,9 @@ stream_free(struct iperf_stream *sp)
 	if (sp->test->proto != NULL && sp->test->proto->stream_release != NULL)
 		sp->test->proto->stream_release(sp);
 	rr_stream_release(sp);
+#ifdef HAVE_RPM
+	rpm_stream_release(sp);
+#endif
 	if (sp->socket >= 0 && !sp->closed)
 		close(sp->socket);
 	stream_drop_intervals(sp);
@@ -162,6 +168,10 @@ stream_setup(struct iperf_stream *sp)
 	note_flush(sp->test);
 	if (sp->test->settings.rr)
 		return rr_stream_init(sp);
+#ifdef HAVE_RPM
+	if (sp->test->settings.rpm)
+		return rpm_stream_init(sp);
+#endif
 	return 0;
 }
 
@@ -390,6 +400,10 @@ worker_main(void *arg)
 	placement_enter(sp);
 	if (sp->rr != NULL)
 		rr_worker(sp);
+#ifdef HAVE_RPM
+	else if (sp->rpm != NULL)
+		rpm_worker(sp);
+#endif
 	else if (sp->sender)
 		worker_send_loop(sp);
 	else

@@ -37,6 +37,7 @@
 
 struct iperf_test;
 struct rr_stream;
+struct rpm_stream;
 
 /* Counters written by the worker (under lock). */
 struct stream_live {
@@ -188,6 +189,9 @@ struct iperf_stream {
 	int64_t delay_min_off;       /* the minimum at the last take */
 
 	struct iperf_stream *next;
+#ifdef HAVE_RPM
+	struct rpm_stream *rpm; /* --rpm (rpm_stream.h), else NULL */
+#endif
 };
 
 /* Create a stream on a connected socket; NULL with errno set. */
