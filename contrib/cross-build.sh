@@ -22,7 +22,7 @@
 # --minimal  the small boards' recipe: also leave out what stock iperf3
 #            lacks and what costs size (--disable-plot --disable-csv
 #            --disable-metrics --disable-rr --disable-operator
-#            --disable-exporter, and no libmicrohttpd); the tree is
+#            --disable-exporter --disable-peerival, and no libmicrohttpd); the tree is
 #            _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
@@ -286,7 +286,8 @@ build="$work/build"
 if [ $minimal -eq 1 ]; then
 	build="$build-minimal"
 	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
-	    --disable-operator --disable-exporter --without-libmicrohttpd "$@"
+	    --disable-operator --disable-exporter --without-libmicrohttpd \
+	    --disable-peerival "$@"
 fi
 rm -rf "$build"
 mkdir -p "$build"

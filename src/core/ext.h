@@ -52,6 +52,14 @@
  *    applied value), framed as the parameter document is, before
  *    EXT_STATE_CONFIRM and CREATE_STREAMS; both ends then run with the
  *    applied settings.  A server without caps sends nothing new.
+ *  - peer_intervals: a test with "stats" whose intervals our client
+ *    writes as JSON (-J, --json-stream, --plot).  Our server sends, in
+ *    TEST_RUNNING right after each of its intervals, the state byte
+ *    EXT_STATE_PEER_IVAL (103) and a document framed as the parameters
+ *    (u32 big-endian length, then JSON, at most EXT_PEER_IVAL_MAX bytes)
+ *    with the figures only it measured (session/peer_ival.h); our client
+ *    adds them to its own interval.  No confirmation: an older server of
+ *    ours, or a stock one, sends none and the intervals lack them.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -66,6 +74,7 @@ struct cJSON;
 #define EXT_RR (1u << 3)
 #define EXT_LATENCY (1u << 4)
 #define EXT_CLAMP (1u << 5)
+#define EXT_PEER_IVAL (1u << 8)
 /* Features our client runs only once the server confirmed them. */
 #define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY)
 /* Control byte of that confirmation (never sent by stock iperf3). */
@@ -76,6 +85,9 @@ struct cJSON;
 /* clamp: the caps document follows (length-prefixed JSON, core/caps.h);
  * sent before EXT_STATE_CONFIRM and CREATE_STREAMS. */
 #define EXT_STATE_CAPS 102
+/* peer_intervals: one interval's figures of our server follow. */
+#define EXT_STATE_PEER_IVAL 103
+#define EXT_PEER_IVAL_MAX 65536
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);

@@ -614,6 +614,19 @@ def skip_unless_option(prog, option):
         sys.exit(77)
 
 
+def built_with(prog, name):
+    """Whether `prog`'s build defines configure's `name` (HAVE_PEERIVAL
+    and the like) in its config.h: $top_builddir's, else the one two
+    folders above prog (src/iperf3 of a build tree)."""
+    top = os.environ.get("top_builddir") or \
+        os.path.dirname(os.path.dirname(os.path.abspath(prog)))
+    try:
+        with open(os.path.join(top, "config.h")) as f:
+            return f"#define {name} 1" in f.read()
+    except OSError:
+        return False
+
+
 def skip(reason):
     """Print "SKIP: reason" (a case or a whole script that cannot run
     here, and why)."""
