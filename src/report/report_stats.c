@@ -18,9 +18,9 @@
  *
  * With peerival, a client's JSON intervals also carry what our server
  * measured on the other end of each stream (session/peer_ival.h): rtt_us
- * of the streams it sends (-R, --bidir) and their sum; delay_var_us,
- * jitter_ms, lost_packets and lost_percent of the UDP streams it receives
- * and their sum.
+ * of the streams it sends (-R, --bidir) and their sum; delay_var_us and
+ * "peer_udp": {jitter_ms, lost_packets, packets, lost_percent} of the UDP
+ * streams it receives and their sum.
  *
  * And the text hint after the summary when most of the loss happened in
  * the receiving host.  A server prints the hint for its own output only
@@ -69,16 +69,22 @@ static void
 attach_peer(const struct peer_fig *f, int rtt, int delay, int sends,
     cJSON *o, int *err)
 {
+	cJSON *r;
+
 	if (rtt && f->has_rtt)
 		attach_sum(o, "rtt_us", &f->rtt, RTT_FIELDS, err);
 	if (delay && f->has_delay)
 		attach_sum(o, "delay_var_us", &f->delay, DELAY_FIELDS, err);
 	if (!sends || !f->has_udp)
 		return;
-	report_json_num(o, "jitter_ms", f->jitter_ms, err);
-	report_json_num(o, "lost_packets", (double)f->lost, err);
-	report_json_num(o, "lost_percent", report_loss_percent(f->lost,
+	/* a key of our own: stock keys on a sender would read as its own */
+	r = cJSON_CreateObject();
+	report_json_num(r, "jitter_ms", f->jitter_ms, err);
+	report_json_num(r, "lost_packets", (double)f->lost, err);
+	report_json_num(r, "packets", (double)f->packets, err);
+	report_json_num(r, "lost_percent", report_loss_percent(f->lost,
 	    f->packets), err);
+	report_json_attach(o, "peer_udp", r, err);
 }
 #endif
 

@@ -49,7 +49,7 @@ FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 # configure's peerival: our server's interval figures reach our client
 # (rtt_us of -R/--bidir receiving streams, the sums' delay_var_us)
 PEERIVAL = built_with(OURS, "HAVE_PEERIVAL")
-KEYS = ("rtt_us", "delay_var_us", "lost_in_receiver")
+KEYS = ("rtt_us", "delay_var_us", "lost_in_receiver", "peer_udp")
 RTT_FIELDS = ("samples", "min", "p50", "p90", "p99", "max")
 DELAY_FIELDS = ("samples", "p50", "p90", "p99", "max")
 HINT = re.compile(r"^Note: (\d+) of (\d+) lost datagrams \((\d+)%\) were "
@@ -322,7 +322,8 @@ def p50s_around(probs, what, sum_d, streams):
 def case_peer_delay_sum():
     """UDP -P 2 upload (our server's figures) and -R (the client's own):
     intervals[].sum and end.sum/sum_received carry delay_var_us, with the
-    sum's p50 between the streams' p50s."""
+    sum's p50 between the streams' p50s; the upload's streams and sum
+    carry peer_udp (the server's loss and jitter), -R's none."""
     if not PEERIVAL:
         skip("sums' delay_var_us: built with --disable-peerival")
         return
@@ -339,6 +340,13 @@ def case_peer_delay_sum():
             d = check_delay(probs, f"interval {i} sum",
                             iv["sum"].get("delay_var_us"))
             p50s_around(probs, f"interval {i}", d, st)
+            for what, o in [("sum", iv["sum"])] + list(enumerate(
+                    iv["streams"])):
+                u = o.get("peer_udp")
+                if ("-R" in opts and u is not None) or ("-R" not in opts and
+                                                       not (u or {}).get(
+                                                           "packets")):
+                    probs.append(f"interval {i} {what}: peer_udp {u}")
         end = (doc or {}).get("end", {})
         st = [check_delay(probs, f"end stream {j}",
                           s.get("udp", {}).get("delay_var_us"), 10)

@@ -91,7 +91,7 @@ def summary():
 # the test to and the port of a server's range.
 OUR_KEY = re.compile(r"(^|\.)(start\.implementation|rtt_us|delay_var_us|"
                      r"lost_in_receiver|start\.server_caps|"
-                     r"start\.server_port)(\.|$)")
+                     r"start\.server_port|peer_udp)(\.|$)")
 
 
 def check_distribution(probs, what, d, keys):
