@@ -364,12 +364,14 @@ session_send_state(struct iperf_test *test, signed char state)
 
 /* ---- measuring --------------------------------------------------------- */
 
-/* The interval: -i, or on our server the client's for peer_intervals. */
+/* The interval: -i, or on our server the client's for peer_intervals
+ * (a server run with -i 0 takes none, and sends none). */
 static uint64_t
 interval_us(const struct iperf_test *test)
 {
 #ifdef HAVE_PEERIVAL
-	if (test->opt->role == 's' && test->settings.peer_interval > 0)
+	if (test->opt->role == 's' && test->settings.peer_interval > 0 &&
+	    test->opt->stats_interval > 0)
 		return (uint64_t)(test->settings.peer_interval * 1e6);
 #endif
 	return (uint64_t)(test->opt->stats_interval * 1e6);
