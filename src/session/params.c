@@ -22,6 +22,13 @@
 #include "banned.h"
 
 #define PARAMS_MAX_STRING 4096
+/* peer_ival.c writes and reads the same summaries (params.h). */
+#ifdef HAVE_PEERIVAL
+#define LATSUM_API
+#else
+#define LATSUM_API static
+#endif
+
 /* Fields of the summaries in our results (stats_dist.h). */
 #define RESULTS_LATSUM (LATSUM_SAMPLES | LATSUM_MIN | LATSUM_PCT | LATSUM_MAX)
 
@@ -364,7 +371,7 @@ stats_for_peer(const struct iperf_test *test)
 	return stats_dist_peer_asked(test);
 }
 
-int
+LATSUM_API int
 params_add_latsum(cJSON *o, const char *key, const struct latsum *s)
 {
 	cJSON *j = latsum_to_json(s, 1.0, RESULTS_LATSUM);
@@ -502,7 +509,7 @@ results_encode(struct iperf_test *test)
 
 /* A summary our server sent ({"samples", "min", ..., "max"}, us): 1 if
  * every field is there, a finite number >= 0 (else it is ignored). */
-int
+LATSUM_API int
 params_decode_latsum(const cJSON *o, const char *key, struct latsum *out)
 {
 	static const char *const names[] = { "samples", "min", "p50", "p90",
