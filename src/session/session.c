@@ -366,16 +366,18 @@ session_send_state(struct iperf_test *test, signed char state)
 
 /* The interval: -i, or on our server the client's for peer_intervals
  * (a server run with -i 0 takes none, and sends none). */
+#ifdef HAVE_PEERIVAL
 static uint64_t
 interval_us(const struct iperf_test *test)
 {
-#ifdef HAVE_PEERIVAL
 	if (test->opt->role == 's' && test->settings.peer_interval > 0 &&
 	    test->opt->stats_interval > 0)
 		return (uint64_t)(test->settings.peer_interval * 1e6);
-#endif
 	return (uint64_t)(test->opt->stats_interval * 1e6);
 }
+#else
+#define interval_us(test) ((uint64_t)((test)->opt->stats_interval * 1e6))
+#endif
 
 static void
 omit_end(struct iperf_test *test, uint64_t now)
