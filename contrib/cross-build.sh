@@ -22,8 +22,8 @@
 # --minimal  the small boards' recipe: also leave out what stock iperf3
 #            lacks and what costs size (--disable-plot --disable-csv
 #            --disable-metrics --disable-rr --disable-operator
-#            --disable-exporter --disable-owd --disable-rpm, and no
-#            libmicrohttpd); the tree is _cross/<triplet>/build[-static]-minimal.
+#            --disable-exporter --disable-owd --disable-rpm --disable-peerival,
+#            and no libmicrohttpd); the tree is _cross/<triplet>/build[-static]-minimal.
 #
 # cJSON and Check come from Debian: multiarch packages (libcjson-dev:armhf)
 # where the mirror publishes the architecture.  Debian ships no static
@@ -287,7 +287,7 @@ if [ $minimal -eq 1 ]; then
 	build="$build-minimal"
 	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
 	    --disable-operator --disable-exporter --without-libmicrohttpd \
-	    --disable-owd --disable-rpm "$@"
+	    --disable-owd --disable-rpm --disable-peerival "$@"
 fi
 rm -rf "$build"
 mkdir -p "$build"

@@ -22,7 +22,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/base/bytes.c %reldir%/base/bytes.h \
 	%reldir%/session/auth.c %reldir%/session/auth.h \
 	%reldir%/session/ctrl.c %reldir%/session/ctrl.h \
-	%reldir%/session/params.c %reldir%/session/params.h \
+	%reldir%/session/params.c %reldir%/session/params.h %reldir%/session/peer_ival.h \
 	%reldir%/core/ext.c %reldir%/core/ext.h %reldir%/core/caps.h \
 	%reldir%/session/caps_doc.h \
 	%reldir%/base/json.c %reldir%/base/json.h \
@@ -125,6 +125,9 @@ if HAVE_RPM
 	%reldir%/server/server_rpm.c %reldir%/server/server_rpm.h \
 	%reldir%/report/report_rpm.c
 endif
+if HAVE_PEERIVAL
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/peer_ival.c
+endif
 if HAVE_PLOT
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_plot.c \
 	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
@@ -140,7 +143,7 @@ EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \
 	%reldir%/stream/rr.c %reldir%/report/report_rr.c %reldir%/stream/rr_stub.c \
 	%reldir%/report/report_rr_stub.c \
 	%reldir%/report/report_plot.c %reldir%/report/plot.c %reldir%/report/plot_data.c \
-	%reldir%/report/plot_fmt.c
+	%reldir%/report/plot_fmt.c %reldir%/session/peer_ival.c
 # The operator's server (caps that clamp, admission, port ranges, socket
 # activation, audit log, metrics), left out by --disable-operator (the
 # small boards' --minimal) for the stubs that keep the dispatcher as it

@@ -29,6 +29,9 @@
 #include "json.h"
 #include "net.h"
 #include "params.h"
+#ifdef HAVE_PEERIVAL
+#include "peer_ival.h"
+#endif
 #include "probe.h"
 #include "proto.h"
 #include "report.h"
@@ -258,6 +261,14 @@ client_on_json(struct iperf_test *test, const char *json, size_t len)
 	if (test->run.state == PARAM_EXCHANGE)
 		return client_caps_on_doc(test, json, len);
 #endif
+#ifdef HAVE_PEERIVAL
+	if (peer_ival_expected(test)) {
+		if (peer_ival_on_doc(test, json, len) == -1)
+			return -1;
+		session_expect_state(test);
+		return 0;
+	}
+#endif
 	if (session_apply_results(test, json, len) == -1)
 		return -1;
 	session_expect_state(test);
@@ -398,6 +409,18 @@ client_ext_confirm(struct iperf_test *test)
 	return 0;
 }
 
+#ifdef HAVE_PEERIVAL
+/* Our server's interval figures follow (peer_ival.h). */
+static int
+client_peer_ival(struct iperf_test *test)
+{
+	if (peer_ival_state(test) == -1)
+		return -1;
+	session_expect_json(test, EXT_PEER_IVAL_MAX);
+	return 0;
+}
+#endif
+
 static int
 client_on_cookie(struct iperf_test *test, const char *cookie)
 {
@@ -414,6 +437,9 @@ static const struct ctrl_transition client_fsm[] = {
 	{ EXT_STATE_PROBE, CTRL_ANY, client_probe_answer },
 #ifdef HAVE_OWD
 	{ EXT_STATE_TSPROBE, CTRL_ANY, client_tsprobe_answer },
+#endif
+#ifdef HAVE_PEERIVAL /* our server's interval figures (peer_ival.h) */
+	{ EXT_STATE_PEER_IVAL, CTRL_ANY, client_peer_ival },
 #endif
 	{ CREATE_STREAMS, PARAM_EXCHANGE, client_create_streams },
 	{ TEST_START, CREATE_STREAMS, client_test_start },

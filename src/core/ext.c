@@ -35,6 +35,9 @@ static const struct ext_name {
 #ifdef HAVE_OWD
 	{ "owd", EXT_OWD }, /* a server without it never confirms it */
 #endif
+#ifdef HAVE_PEERIVAL
+	{ "peer_intervals", EXT_PEER_IVAL },
+#endif
 };
 
 
@@ -99,6 +102,13 @@ ext_client_wants(const struct iperf_test *test)
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;
 #endif
+#ifdef HAVE_PEERIVAL
+	/* Only where the server's figures land: JSON intervals (-J,
+	 * --json-stream, --plot draws from them). */
+	if ((want & EXT_STATS) && test->opt->stats_interval > 0 &&
+	    (test->opt->json_output || test->opt->plot_file != NULL))
+		want |= EXT_PEER_IVAL;
+#endif
 	return want;
 }
 
@@ -132,6 +142,11 @@ ext_encode(const struct iperf_test *test, cJSON *params)
 	if ((want & EXT_RR) && cJSON_AddNumberToObject(o, "rr_response",
 				   test->settings.rr_response) == NULL)
 		return -1;
+#ifdef HAVE_PEERIVAL
+	if ((want & EXT_PEER_IVAL) && cJSON_AddNumberToObject(o, "interval",
+					  test->opt->stats_interval) == NULL)
+		return -1;
+#endif
 	return 0;
 }
 
@@ -180,6 +195,17 @@ ext_decode_settings(struct iperf_test *test, const cJSON *params)
 	test->settings.rpm = (test->settings.ext_want & EXT_RPM) != 0;
 #endif
 	test->settings.rr_response = 0;
+#ifdef HAVE_PEERIVAL
+	/* the client's -i: without a valid one, no figures (their intervals
+	 * would not be the client's) */
+	n = cJSON_GetObjectItemCaseSensitive(o, "interval");
+	test->settings.peer_interval = 0;
+	if (cJSON_IsNumber(n) && n->valuedouble >= 0.1 &&
+	    n->valuedouble <= 60)
+		test->settings.peer_interval = n->valuedouble;
+	else
+		test->settings.ext_want &= ~EXT_PEER_IVAL;
+#endif
 	if (!test->settings.rr)
 		return 0;
 	n = cJSON_GetObjectItemCaseSensitive(o, "rr_response");

@@ -65,6 +65,14 @@
  *  - rpm (--rpm): load streams framed as records and probes of
  *    responsiveness (stream/rpm_stream.h); confirmed as rr is, so a stock
  *    server ends the test with IENOTCOMPAT before any data connection.
+ *  - peer_intervals: a test with "stats" whose intervals our client
+ *    writes as JSON (-J, --json-stream, --plot).  Our server sends, in
+ *    TEST_RUNNING right after each of its intervals, the state byte
+ *    EXT_STATE_PEER_IVAL (103) and a document framed as the parameters
+ *    (u32 big-endian length, then JSON, at most EXT_PEER_IVAL_MAX bytes)
+ *    with the figures only it measured (session/peer_ival.h); our client
+ *    adds them to its own interval.  No confirmation: an older server of
+ *    ours, or a stock one, sends none and the intervals lack them.
  */
 #ifndef IPERF_EXT_H
 #define IPERF_EXT_H
@@ -81,6 +89,7 @@ struct cJSON;
 #define EXT_CLAMP (1u << 5)
 #define EXT_OWD (1u << 6)
 #define EXT_RPM (1u << 7)
+#define EXT_PEER_IVAL (1u << 8)
 /* Features our client runs only once the server confirmed them. */
 #define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD | EXT_RPM)
 /* Control byte of that confirmation (never sent by stock iperf3). */
@@ -93,6 +102,9 @@ struct cJSON;
 #define EXT_STATE_CAPS 102
 /* owd: the probe's timestamp exchange (see owd above). */
 #define EXT_STATE_TSPROBE 104
+/* peer_intervals: one interval's figures of our server follow. */
+#define EXT_STATE_PEER_IVAL 103
+#define EXT_PEER_IVAL_MAX 65536
 
 /* 1 if this build can do UDP GSO and GRO (udp_offload). */
 int ext_udp_offload_built(void);

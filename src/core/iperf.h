@@ -158,6 +158,11 @@ struct iperf_settings {
 	 * (stream/rpm_stream.h) */
 	int rpm;
 #endif
+#ifdef HAVE_PEERIVAL
+	/* server: the client's -i, for peer_intervals (ext.h): the
+	 * intervals are taken at it instead of at this server's -i */
+	double peer_interval;
+#endif
 };
 
 /* Options that stay local to this end: held in struct iperf_config
@@ -280,6 +285,17 @@ struct peer_stream_result {
 	double start_time, end_time;
 };
 
+#ifdef HAVE_PEERIVAL
+/* One interval's figures our server measured (ext.h "peer_intervals",
+ * session/peer_ival.h), per stream or for a sum; us, jitter in ms. */
+struct peer_fig {
+	int has_rtt, has_delay, has_udp;
+	struct latsum rtt, delay;
+	double jitter_ms;
+	int64_t lost, packets;
+};
+#endif
+
 /* Error state of one test (the reason recorded where it happened). */
 struct iperf_err_state {
 	int code;      /* i_errno value */
@@ -325,6 +341,15 @@ struct run_session {
 #endif
 	int peer_has_rtt_sum;       /* client: our server's sum_rtt_us */
 	struct latsum peer_rtt_sum;
+#ifdef HAVE_PEERIVAL
+	int peer_has_delay_sum;     /* client: its sum_delay_var_us */
+	struct latsum peer_delay_sum;
+	/* peer_ival.h: intervals taken here; the one our server's figures
+	 * (pival_sum and each stream's pival) belong to; one held back */
+	int ival_n, pival_i, ival_held, pival_expect;
+	struct peer_fig pival_sum;
+	timer_id pival_timer;
+#endif
 	struct cJSON *json_server_output; /* client: server's JSON */
 	char *server_output_text;         /* client: server's text */
 };
@@ -417,6 +442,13 @@ struct iperf_run {
 	struct latstat rtt_sum_scratch; /* the interval, over the senders */
 	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */
 	struct latsum rtt_ival_sum;
+#ifdef HAVE_PEERIVAL
+	/* the receivers' delay variation of the interval, each stream's
+	 * above its own fastest datagram (dv_hist_merge_shifted) */
+	struct latstat delay_sum_scratch;
+	int delay_ival_sum_valid;
+	struct latsum delay_ival_sum;
+#endif
 	struct rr_peer rr_peer; /* server: --rr figures of all the client's
 				 * streams, from its results (rr.h) */
 	/* Timer handles: TIMER_NONE or possibly stale (harmless, see

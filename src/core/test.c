@@ -238,6 +238,9 @@ test_run_free(struct iperf_test *test)
 	struct iperf_run *r = &test->run;
 
 	latstat_free(&r->rtt_sum_scratch);
+#ifdef HAVE_PEERIVAL
+	latstat_free(&r->delay_sum_scratch);
+#endif
 	free(r->congestion_used);
 	free(r->remote_congestion_used);
 	/* What is left is plain values; test_run_init() zeroes them. */
@@ -249,7 +252,11 @@ test_cancel_timers(struct iperf_test *test)
 	timer_id *timers[] = { &test->run.stats_timer, &test->run.omit_timer,
 		&test->run.end_timer, &test->run.ses.check_timer, &test->run.ses.ctrl_timer,
 		&test->run.safety_timer, &test->run.srv.rate_timer, &test->run.srv.idle_timer,
-		&test->run.cli.probe_idle_timer };
+		&test->run.cli.probe_idle_timer,
+#ifdef HAVE_PEERIVAL
+		&test->run.ses.pival_timer,
+#endif
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(timers) / sizeof(timers[0]); i++) {

@@ -45,6 +45,75 @@ dv_hist_count(const struct dv_hist *h)
 	return h->above.n + h->below.n;
 }
 
+#ifdef HAVE_PEERIVAL
+/* cnt samples of offset off (within [lo, hi]) into dst, minus min_off. */
+static int
+add_shifted(struct latstat *dst, int64_t off, uint64_t cnt, int64_t lo,
+    int64_t hi, int64_t min_off)
+{
+	uint64_t v;
+
+	off = off < lo ? lo : off > hi ? hi : off;
+	v = off > min_off ? (uint64_t)(off - min_off) : 0;
+	if (latstat_add(dst, v) == -1)
+		return -1;
+	dst->counts[latstat_bucket(v)] += (uint32_t)(cnt - 1);
+	dst->n += cnt - 1;
+	dst->sum += v * (cnt - 1);
+	return 0;
+}
+
+/* Every bucket of one side (sign -1: h->below holds -offsets). */
+static int
+merge_side(struct latstat *dst, const struct latstat *h, int sign,
+    int64_t lo, int64_t hi, int64_t min_off)
+{
+	unsigned int b;
+
+	if (h->n == 0 || h->counts == NULL)
+		return 0;
+	for (b = 0; b < LATSTAT_BUCKETS; b++) {
+		uint64_t mid;
+
+		if (h->counts[b] == 0)
+			continue;
+		mid = latstat_bucket_low(b) +
+		    (latstat_bucket_high(b) - latstat_bucket_low(b)) / 2;
+		if (add_shifted(dst, sign * (int64_t)mid, h->counts[b], lo, hi,
+		    min_off) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+dv_hist_merge_shifted(struct latstat *dst, const struct dv_hist *src,
+    int64_t min_off)
+{
+	uint64_t n0, min0, max0;
+	int64_t lo, hi;
+
+	if (dv_hist_count(src) == 0)
+		return 0;
+	lo = src->below.n > 0 ? -(int64_t)src->below.max :
+	    (int64_t)src->above.min;
+	hi = src->above.n > 0 ? (int64_t)src->above.max :
+	    -(int64_t)src->below.min;
+	n0 = dst->n;
+	min0 = dst->min;
+	max0 = dst->max;
+	if (merge_side(dst, &src->below, -1, lo, hi, min_off) == -1 ||
+	    merge_side(dst, &src->above, 1, lo, hi, min_off) == -1)
+		return -1;
+	/* the extremes exactly, not as bucket midpoints */
+	lo = lo > min_off ? lo - min_off : 0;
+	hi = hi > min_off ? hi - min_off : 0;
+	dst->min = n0 > 0 && min0 < (uint64_t)lo ? min0 : (uint64_t)lo;
+	dst->max = n0 > 0 && max0 > (uint64_t)hi ? max0 : (uint64_t)hi;
+	return 0;
+}
+#endif
+
 void
 delayvar_init(struct delayvar *dv)
 {

@@ -63,6 +63,19 @@ void dv_hist_reset(struct dv_hist *h);
 /* dst += src; -1 if dst could not be allocated. */
 int dv_hist_merge(struct dv_hist *dst, const struct dv_hist *src);
 uint64_t dv_hist_count(const struct dv_hist *h);
+#ifdef HAVE_PEERIVAL
+/*
+ * Several streams together (a sum): each stream's offsets are from its own
+ * first transit, so they are brought to a common reference first.  dst +=
+ * every offset of src minus min_off (the stream's minimum), i.e. the
+ * stream's delay variation above its own fastest datagram (>= 0); a
+ * latstat_summary() of dst is then the sum's delay variation.  Values are
+ * those of src's buckets (exact below 256 us, bucket midpoints above,
+ * kept within src's exact minimum and maximum).  -1 on no memory.
+ */
+int dv_hist_merge_shifted(struct latstat *dst, const struct dv_hist *src,
+    int64_t min_off);
+#endif
 
 /* An arrival time split into seconds and microseconds once per received
  * buffer (one clock read serves every datagram of a GRO buffer).  Kept

@@ -2,8 +2,9 @@
  * report_plot.c - the --plot FILE sink (report_out.h): from each interval
  * record it keeps the compact numbers plot.h draws (per stream: bits/s
  * and RTT; per direction: summed bits/s, retransmits, UDP loss and
- * jitter), from the end record a note line per direction, and at the end
- * of the test it writes plot_svg()'s document to FILE.  Omitted (-O)
+ * jitter, a UDP sender's from "peer_udp"), from the end record a note
+ * line per direction, and at the end of the test it writes plot_svg()'s
+ * document to FILE.  Omitted (-O)
  * intervals are not drawn: the time axis is the measured one, as in the
  * summary; nor is an interval shorter than a tenth of the one before (the
  * last few ms a server may report after the end).
@@ -143,6 +144,12 @@ add_sum(struct plot_sink *ps, const struct iperf_test *test, const cJSON *s)
 		const struct sum_key *k = &sum_keys[i];
 
 		y = num(s, k->key, &found);
+#ifdef HAVE_PEERIVAL
+		/* a UDP sender: the loss and jitter our server measured */
+		if (!found)
+			y = num(cJSON_GetObjectItemCaseSensitive(s, "peer_udp"),
+			    k->key, &found);
+#endif
 		if (!found)
 			continue;
 		if (k->panel == PLOT_RETR) /* bars: red, orange */

@@ -8,13 +8,21 @@
  *                    -R/--bidir when it sent them)
  *   delay_var_us     {samples, p50, p90, p99, max}: a UDP receiver's one-way
  *                    delay above the test's fastest datagram (us);
- *                    intervals[].streams[i] (receiver) and end.streams[i].udp
+ *                    intervals[].streams[i] (receiver) and end.streams[i].udp;
+ *                    with peerival also intervals[].sum, end.sum and
+ *                    end.sum_received (each stream above its own fastest)
  *   lost_in_receiver datagrams the receiving socket dropped (SO_RXQ_OVFL):
  *                    beside lost_packets in intervals[].streams[i],
  *                    intervals[].sum, end.streams[i].udp, end.sum and
  *                    end.sum_received
  *
- * and the text hint after the summary when most of the loss happened in
+ * With peerival, a client's JSON intervals also carry what our server
+ * measured on the other end of each stream (session/peer_ival.h): rtt_us
+ * of the streams it sends (-R, --bidir) and their sum; delay_var_us and
+ * "peer_udp": {jitter_ms, lost_packets, packets, lost_percent} of the UDP
+ * streams it receives and their sum.
+ *
+ * And the text hint after the summary when most of the loss happened in
  * the receiving host.  A server prints the hint for its own output only
  * (not captured for --get-server-output) unless the client asked for
  * "stats" (stats_dist.h).
@@ -29,6 +37,7 @@
 #include "latstat.h"
 #include "report_calc.h"
 #include "report_int.h"
+#include "report_rows.h"
 #include "stats.h"
 #include "stats_dist.h"
 #include "stream.h"
@@ -44,6 +53,41 @@ attach_sum(cJSON *o, const char *key, const struct latsum *s,
 	report_json_attach(o, key, latsum_to_json(s, 1.0, fields), err);
 }
 
+#ifdef HAVE_PEERIVAL
+/* Our server's figures belong to the interval being reported
+ * (session/peer_ival.h); a client's final interval has none. */
+static int
+peer_matched(const struct iperf_test *test)
+{
+	return test->run.ses.pival_i != 0 &&
+	    test->run.ses.pival_i == test->run.ses.ival_n;
+}
+
+/* What our server measured on the other end of o's stream or group:
+ * rtt_us (it sends), delay_var_us and the loss (it receives UDP). */
+static void
+attach_peer(const struct peer_fig *f, int rtt, int delay, int sends,
+    cJSON *o, int *err)
+{
+	cJSON *r;
+
+	if (rtt && f->has_rtt)
+		attach_sum(o, "rtt_us", &f->rtt, RTT_FIELDS, err);
+	if (delay && f->has_delay)
+		attach_sum(o, "delay_var_us", &f->delay, DELAY_FIELDS, err);
+	if (!sends || !f->has_udp)
+		return;
+	/* a key of our own: stock keys on a sender would read as its own */
+	r = cJSON_CreateObject();
+	report_json_num(r, "jitter_ms", f->jitter_ms, err);
+	report_json_num(r, "lost_packets", (double)f->lost, err);
+	report_json_num(r, "packets", (double)f->packets, err);
+	report_json_num(r, "lost_percent", report_loss_percent(f->lost,
+	    f->packets), err);
+	report_json_attach(o, "peer_udp", r, err);
+}
+#endif
+
 /* ---- per stream --------------------------------------------------------- */
 
 void
@@ -54,6 +98,11 @@ report_stats_interval_stream(const struct iperf_stream *sp,
 		attach_sum(o, "rtt_us", &ir->rtt_dist, RTT_FIELDS, err);
 	if (ir->has_delay)
 		attach_sum(o, "delay_var_us", &ir->delay_dist, DELAY_FIELDS, err);
+#ifdef HAVE_PEERIVAL
+	if (peer_matched(sp->test))
+		attach_peer(&sp->pival, !ir->has_rtt, !ir->has_delay,
+		    sp->sender, o, err);
+#endif
 	if (sp->rxq_drops_known)
 		report_json_num(o, "lost_in_receiver", (double)ir->rxq_drops,
 		    err);
@@ -137,6 +186,14 @@ report_stats_interval_sum(const struct iperf_test *test, int g, int sends,
 	if (sends && test->run.rtt_ival_sum_valid)
 		attach_sum(o, "rtt_us", &test->run.rtt_ival_sum, RTT_FIELDS,
 		    err);
+#ifdef HAVE_PEERIVAL
+	if (!sends && test->run.delay_ival_sum_valid)
+		attach_sum(o, "delay_var_us", &test->run.delay_ival_sum,
+		    DELAY_FIELDS, err);
+	if (peer_matched(test))
+		attach_peer(&test->run.ses.pival_sum, !sends, sends, sends, o,
+		    err);
+#endif
 	if (!sends && report_is_datagram(test) && group_rxq(test, g, 1, &rxq))
 		report_json_num(o, "lost_in_receiver", (double)rxq, err);
 }
@@ -164,6 +221,19 @@ report_stats_end_loss_sum(const struct iperf_test *test, int g, cJSON *o,
 
 	if (group_rxq(test, g, 0, &rxq))
 		report_json_num(o, "lost_in_receiver", (double)rxq, err);
+#ifdef HAVE_PEERIVAL
+	{
+		struct latsum s;
+
+		if (!report_group_sends(test, g) && stats_dist_delay_sum(test,
+		    &s))
+			attach_sum(o, "delay_var_us", &s, DELAY_FIELDS, err);
+		else if (report_group_sends(test, g) &&
+		    test->run.ses.peer_has_delay_sum)
+			attach_sum(o, "delay_var_us",
+			    &test->run.ses.peer_delay_sum, DELAY_FIELDS, err);
+	}
+#endif
 }
 
 /* ---- text --------------------------------------------------------------- */

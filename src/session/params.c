@@ -22,6 +22,13 @@
 #include "banned.h"
 
 #define PARAMS_MAX_STRING 4096
+/* peer_ival.c writes and reads the same summaries (params.h). */
+#ifdef HAVE_PEERIVAL
+#define LATSUM_API
+#else
+#define LATSUM_API static
+#endif
+
 /* Fields of the summaries in our results (stats_dist.h). */
 #define RESULTS_LATSUM (LATSUM_SAMPLES | LATSUM_MIN | LATSUM_PCT | LATSUM_MAX)
 
@@ -367,8 +374,8 @@ stats_for_peer(const struct iperf_test *test)
 	return stats_dist_peer_asked(test);
 }
 
-static int
-add_latsum(cJSON *o, const char *key, const struct latsum *s)
+LATSUM_API int
+params_add_latsum(cJSON *o, const char *key, const struct latsum *s)
 {
 	cJSON *j = latsum_to_json(s, 1.0, RESULTS_LATSUM);
 
@@ -389,9 +396,9 @@ encode_stream_stats(struct iperf_test *test, struct iperf_stream *sp,
 	if (!stats_for_peer(test))
 		return 0;
 	if (stats_dist_rtt(sp, &s))
-		rc |= add_latsum(o, "rtt_us", &s);
+		rc |= params_add_latsum(o, "rtt_us", &s);
 	if (stats_dist_delay(sp, &s))
-		rc |= add_latsum(o, "delay_var_us", &s);
+		rc |= params_add_latsum(o, "delay_var_us", &s);
 	if (sp->rxq_drops_known)
 		rc |= add_num(o, "lost_in_receiver",
 		    (double)stats_local_rxq_drops(sp));
@@ -490,7 +497,11 @@ results_encode(struct iperf_test *test)
 	for (sp = test->run.streams; sp != NULL && rc == 0; sp = sp->next)
 		rc |= encode_stream(test, sp, arr);
 	if (rc == 0 && stats_for_peer(test) && stats_dist_rtt_sum(test, &rtt))
-		rc |= add_latsum(o, "sum_rtt_us", &rtt);
+		rc |= params_add_latsum(o, "sum_rtt_us", &rtt);
+#ifdef HAVE_PEERIVAL
+	if (rc == 0 && stats_for_peer(test) && stats_dist_delay_sum(test, &rtt))
+		rc |= params_add_latsum(o, "sum_delay_var_us", &rtt);
+#endif
 	rc |= rr_results_encode_test(test, o);
 	if (rc != 0) {
 		cJSON_Delete(o);
@@ -501,8 +512,8 @@ results_encode(struct iperf_test *test)
 
 /* A summary our server sent ({"samples", "min", ..., "max"}, us): 1 if
  * every field is there, a finite number >= 0 (else it is ignored). */
-static int
-decode_latsum(const cJSON *o, const char *key, struct latsum *out)
+LATSUM_API int
+params_decode_latsum(const cJSON *o, const char *key, struct latsum *out)
 {
 	static const char *const names[] = { "samples", "min", "p50", "p90",
 		"p99", "max" };
@@ -536,8 +547,8 @@ stats_asked(const struct iperf_test *test)
 static void
 decode_stream_stats(const cJSON *s, struct stream_peer *p)
 {
-	p->has_rtt = decode_latsum(s, "rtt_us", &p->rtt);
-	p->has_delay = decode_latsum(s, "delay_var_us", &p->delay);
+	p->has_rtt = params_decode_latsum(s, "rtt_us", &p->rtt);
+	p->has_delay = params_decode_latsum(s, "delay_var_us", &p->delay);
 	p->has_rxq = json_get_i64(s, "lost_in_receiver", 0, INT64_MAX,
 	    &p->rxq_drops) == JSON_OK;
 }
@@ -625,7 +636,12 @@ results_decode(struct iperf_test *test, const cJSON *doc)
 	if (json_get_string(doc, "congestion_used", &cc) == JSON_OK)
 		(void)str_replace(&test->run.remote_congestion_used, cc);
 	test->run.ses.peer_has_rtt_sum = stats_asked(test) &&
-	    decode_latsum(doc, "sum_rtt_us", &test->run.ses.peer_rtt_sum);
+	    params_decode_latsum(doc, "sum_rtt_us", &test->run.ses.peer_rtt_sum);
+#ifdef HAVE_PEERIVAL
+	test->run.ses.peer_has_delay_sum = stats_asked(test) &&
+	    params_decode_latsum(doc, "sum_delay_var_us",
+		&test->run.ses.peer_delay_sum);
+#endif
 	cJSON_ArrayForEach(s, streams)
 	{
 		if (++n > 2 * IPERF_MAX_STREAMS || !cJSON_IsObject(s))

@@ -22,4 +22,15 @@ struct cJSON *results_encode(struct iperf_test *test);
 /* Apply the peer's result document; 0 or -1 (IERECVRESULTS / IESTREAMID). */
 int results_decode(struct iperf_test *test, const struct cJSON *doc);
 
+#ifdef HAVE_PEERIVAL
+struct latsum;
+/* Our summaries ({"samples", "min", "p50", "p90", "p99", "max"}, us):
+ * add one to o (0, or -1 on no memory); read one, 1 if every field is
+ * a finite number >= 0, else 0 (*out zeroed). */
+int params_add_latsum(struct cJSON *o, const char *key,
+    const struct latsum *s);
+int params_decode_latsum(const struct cJSON *o, const char *key,
+    struct latsum *out);
+#endif
+
 #endif /* IPERF_PARAMS_H */

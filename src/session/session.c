@@ -20,6 +20,9 @@
 #include "json.h"
 #include "net.h"
 #include "params.h"
+#ifdef HAVE_PEERIVAL
+#include "peer_ival.h"
+#endif
 #include "probe.h"
 #include "proto.h"
 #include "report.h"
@@ -361,6 +364,21 @@ session_send_state(struct iperf_test *test, signed char state)
 
 /* ---- measuring --------------------------------------------------------- */
 
+/* The interval: -i, or on our server the client's for peer_intervals
+ * (a server run with -i 0 takes none, and sends none). */
+#ifdef HAVE_PEERIVAL
+static uint64_t
+interval_us(const struct iperf_test *test)
+{
+	if (test->opt->role == 's' && test->settings.peer_interval > 0 &&
+	    test->opt->stats_interval > 0)
+		return (uint64_t)(test->settings.peer_interval * 1e6);
+	return (uint64_t)(test->opt->stats_interval * 1e6);
+}
+#else
+#define interval_us(test) ((uint64_t)((test)->opt->stats_interval * 1e6))
+#endif
+
 static void
 omit_end(struct iperf_test *test, uint64_t now)
 {
@@ -372,7 +390,7 @@ omit_end(struct iperf_test *test, uint64_t now)
 	/* Restart the interval and end clocks from the same instant, the
 	 * interval timer first so that it runs first at equal deadlines. */
 	evloop_reset_timer_at(test->loop, test->run.stats_timer,
-	    now + (uint64_t)(test->opt->stats_interval * 1e6));
+	    now + interval_us(test));
 	evloop_reset_timer_at(test->loop, test->run.end_timer,
 	    now + (uint64_t)test->settings.duration * USEC_PER_SEC);
 }
@@ -403,7 +421,11 @@ stats_cb(timer_id t, uint64_t now_us, void *arg)
 	    end <= now_us)
 		return 1;
 	if (stats_sample(test, now_us, 0))
+#ifdef HAVE_PEERIVAL
+		peer_ival_interval(test);
+#else
 		test->reporter->interval(test);
+#endif
 	if (test->run.omitting && now_us + 1000 >= test->run.omit_end_us)
 		omit_end(test, now_us);
 	if (test->run.ses.sops->on_tick != NULL)
@@ -428,7 +450,7 @@ int
 session_start_measuring(struct iperf_test *test)
 {
 	uint64_t now = evloop_now(test->loop);
-	uint64_t ival = (uint64_t)(test->opt->stats_interval * 1e6);
+	uint64_t ival = interval_us(test);
 	uint64_t check = test->opt->role == 's' ? USEC_PER_SEC : 100000;
 
 	test->run.start_us = now;
@@ -476,6 +498,9 @@ session_collect_final(struct iperf_test *test)
 	if (test->run.ses.final_collected)
 		return;
 	test->run.ses.final_collected = 1;
+#ifdef HAVE_PEERIVAL
+	peer_ival_final(test);
+#endif
 	session_stop_measuring(test);
 	stats_keep_sender_info(test);
 	stream_stop_workers(test, 0);

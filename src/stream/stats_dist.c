@@ -134,6 +134,50 @@ take_delay(struct iperf_stream *sp, struct interval_result *ir, int omitted)
 		(void)dv_hist_merge(&sp->delay_total, &sp->delay_taken);
 }
 
+#ifdef HAVE_PEERIVAL
+/* The receivers' delay variation of the interval just taken, together. */
+static void
+delay_ival_sum(struct iperf_test *test, int kept)
+{
+	struct iperf_stream *sp;
+	int any = 0;
+
+	latstat_reset(&test->run.delay_sum_scratch);
+	for (sp = test->run.streams; sp != NULL && kept; sp = sp->next) {
+		if (!sp->delay_known)
+			continue;
+		any = 1;
+		(void)dv_hist_merge_shifted(&test->run.delay_sum_scratch,
+		    &sp->delay_taken, sp->delay_min_off);
+	}
+	test->run.delay_ival_sum_valid = any;
+	if (any)
+		latstat_summary(&test->run.delay_sum_scratch,
+		    &test->run.delay_ival_sum);
+}
+
+int
+stats_dist_delay_sum(const struct iperf_test *test, struct latsum *out)
+{
+	const struct iperf_stream *sp;
+	struct latstat all;
+	int any = 0;
+
+	latstat_init(&all);
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+		if (!sp->delay_known)
+			continue;
+		any = 1;
+		(void)dv_hist_merge_shifted(&all, &sp->delay_total,
+		    sp->delay_min_off);
+	}
+	if (any)
+		latstat_summary(&all, out);
+	latstat_free(&all);
+	return any;
+}
+#endif
+
 void
 stats_dist_sample(struct iperf_test *test, int kept, int omitted)
 {
@@ -152,6 +196,9 @@ stats_dist_sample(struct iperf_test *test, int kept, int omitted)
 	if (test->run.rtt_ival_sum_valid)
 		latstat_summary(&test->run.rtt_sum_scratch,
 		    &test->run.rtt_ival_sum);
+#ifdef HAVE_PEERIVAL
+	delay_ival_sum(test, kept);
+#endif
 }
 
 void

@@ -72,5 +72,11 @@ int stats_dist_rtt(const struct iperf_stream *sp, struct latsum *out);
 int stats_dist_delay(const struct iperf_stream *sp, struct latsum *out);
 /* RTT of all the sending streams of this end together. */
 int stats_dist_rtt_sum(const struct iperf_test *test, struct latsum *out);
+#ifdef HAVE_PEERIVAL
+/* Delay variation of all the receiving streams of this end together, each
+ * above its own fastest datagram (dv_hist_merge_shifted); also each
+ * interval's, into run.delay_ival_sum by stats_dist_sample(). */
+int stats_dist_delay_sum(const struct iperf_test *test, struct latsum *out);
+#endif
 
 #endif /* IPERF_STATS_DIST_H */

@@ -187,6 +187,10 @@ struct iperf_stream {
 	struct dv_hist delay_taken;  /* scratch: the interval taken out */
 	struct dv_hist delay_total;  /* after the omit period */
 	int64_t delay_min_off;       /* the minimum at the last take */
+#ifdef HAVE_PEERIVAL
+	/* our server's figures of interval run.ses.pival_i (peer_ival.h) */
+	struct peer_fig pival;
+#endif
 
 	struct iperf_stream *next;
 #ifdef HAVE_RPM

@@ -384,6 +384,24 @@ def b_huge_results(conn, ls):
     conn.close()
 
 
+def pival_server(doc):
+    """A server that starts a -R test and then sends byte 103 (our
+    server's interval figures, docs/protocol.md) followed by doc."""
+    def behaviour(conn, ls):
+        read_cookie_and_params(conn)
+        conn.sendall(b"\x0a")
+        d, _ = ls.accept()
+        recv_exact(d, 37)
+        conn.sendall(b"\x01\x02" + b"\x67" + doc)
+        time.sleep(3)
+        d.close()
+        conn.close()
+    return behaviour
+
+
+PIVAL_PLOT = os.path.join("/tmp", f"hostile-pival-{os.getpid()}.svg")
+
+
 def b_stall(conn, ls):
     recv_exact(conn, 37)
     time.sleep(8)
@@ -403,10 +421,26 @@ CLIENT_CASES = [
     ("stalled server", b_stall, ["-R", "--rcv-timeout", "1500"],
      "unable to receive control message"),
 ]
+# configure's peerival: a client that asked for the figures (--plot) takes
+# at most 64 KiB of JSON; one that did not ask takes no byte 103.
+PIVAL_CASES = [
+    ("interval figures over 64 KiB",
+     pival_server(struct.pack(">I", 65537) + b"{" * 65537),
+     ["-R", "--plot", PIVAL_PLOT], "unknown control message"),
+    ("interval figures not JSON",
+     pival_server(struct.pack(">I", 5) + b"nope!"),
+     ["-R", "--plot", PIVAL_PLOT], "unknown control message"),
+    ("interval figures not asked for",
+     pival_server(struct.pack(">I", 8) + b'{"i":1}'),
+     ["-R"], "unknown control message"),
+]
 
 
 def run_client_side(ours):
-    for name, behaviour, extra, want in CLIENT_CASES:
+    cases = CLIENT_CASES
+    if testlib.built_with(ours, "HAVE_PEERIVAL"):
+        cases = cases + PIVAL_CASES
+    for name, behaviour, extra, want in cases:
         port, t = fake_server(behaviour)
         t0 = time.time()
         try:
@@ -422,6 +456,8 @@ def run_client_side(ours):
         record(f"client vs {name} exits 1 in {dt:.1f}s", ok,
                "" if ok else f"rc={r.returncode} stderr={err.strip()[:160]!r}")
         t.join(timeout=10)
+    if os.path.exists(PIVAL_PLOT):
+        os.remove(PIVAL_PLOT)
 
 
 def main():

@@ -5,7 +5,9 @@ Each case runs a test with --plot and checks the SVG: well-formed XML
 (xml.etree) with the SVG namespace and a viewBox, the title naming the
 protocol, direction, peer, streams and a UTC date, the panels this end has
 figures for (throughput always; retransmits and RTT for a TCP sender;
-loss and jitter for a UDP receiver) and no others, the number of line
+loss and jitter for a UDP receiver; with configure's peerival also the
+RTT of a TCP -R client and the loss and jitter of a UDP sender, from our
+server's interval figures) and no others, the number of line
 series in the throughput panel (per direction: the sum, plus one per
 stream with -P > 1), the axis labels with their units, no NaN or
 infinity; then renders it with rsvg-convert (Debian librsvg2-bin; a SKIP
@@ -33,13 +35,17 @@ import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, report, run_cases, skip, stock_peers,  # noqa: E402
-                     skip_unless_option, stop, wait_exit, wait_listening)
+from testlib import (built_with, free_port, report,  # noqa: E402
+                     run_cases, skip, skip_unless_option, stock_peers, stop,
+                     wait_exit, wait_listening)
 from testlib import timed_run as run  # noqa: E402
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 skip_unless_option(OURS, "--plot")
+# configure's peerival: against our server, a UDP sender draws the loss
+# and jitter our server measured, a TCP -R client its RTT
+PEERIVAL = built_with(OURS, "HAVE_PEERIVAL")
 NS = "{http://www.w3.org/2000/svg}"
 TMP = tempfile.mkdtemp(prefix="plot-test-")
 RSVG = shutil.which("rsvg-convert")
@@ -154,7 +160,8 @@ def case_tcp():
 
 def case_udp():
     client_case("udp", ["-u", "-b", "20M"],
-                r"iperf3 UDP upload " + TO + ", 1 stream", ["throughput"], 1)
+                r"iperf3 UDP upload " + TO + ", 1 stream",
+                UDP_RECV if PEERIVAL else ["throughput"], 1)
 
 
 def case_parallel():
@@ -165,7 +172,7 @@ def case_parallel():
 def case_reverse():
     client_case("tcp_R", ["-R", "-P", "2"],
                 r"iperf3 TCP download " + TO + ", 2 streams",
-                ["throughput"], 3)
+                ["throughput", "rtt"] if PEERIVAL else ["throughput"], 3)
 
 
 def case_udp_reverse():
@@ -232,6 +239,13 @@ def case_stock_server():
                 srv_prog=p)
     client_case("vs_3.21_server_udp_R", ["-u", "-b", "20M", "-R"],
                 r"iperf3 UDP download " + TO + ", 1 stream", UDP_RECV, 1,
+                srv_prog=p)
+    # a stock server sends no interval figures: nothing to draw there
+    client_case("vs_3.21_server_tcp_R", ["-R"],
+                r"iperf3 TCP download " + TO + ", 1 stream", ["throughput"],
+                1, srv_prog=p)
+    client_case("vs_3.21_server_udp", ["-u", "-b", "20M"],
+                r"iperf3 UDP upload " + TO + ", 1 stream", ["throughput"], 1,
                 srv_prog=p)
 
 

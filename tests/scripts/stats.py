@@ -40,12 +40,16 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from testlib import (free_port, parse_doc, report, stock_peers,  # noqa: E402
-                     run_cases, stop, topo_or_skip, wait_listening)
+from testlib import (built_with, free_port, parse_doc,  # noqa: E402
+                     report, run_cases, skip, stock_peers, stop,
+                     topo_or_skip, wait_listening)
 
 OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
-KEYS = ("rtt_us", "delay_var_us", "lost_in_receiver")
+# configure's peerival: our server's interval figures reach our client
+# (rtt_us of -R/--bidir receiving streams, the sums' delay_var_us)
+PEERIVAL = built_with(OURS, "HAVE_PEERIVAL")
+KEYS = ("rtt_us", "delay_var_us", "lost_in_receiver", "peer_udp")
 RTT_FIELDS = ("samples", "min", "p50", "p90", "p99", "max")
 DELAY_FIELDS = ("samples", "p50", "p90", "p99", "max")
 HINT = re.compile(r"^Note: (\d+) of (\d+) lost datagrams \((\d+)%\) were "
@@ -194,7 +198,7 @@ def case_tcp_reverse():
         report("tcp -R -P 2: rtt_us from our server", probs)
         return
     found = [p for iv in doc.get("intervals", []) for p in find_keys(iv)]
-    if found:
+    if found and not PEERIVAL:
         probs.append(f"receiving client has {found[:2]}")
     end = doc.get("end", {})
     total = 0
@@ -225,7 +229,7 @@ def case_tcp_bidir():
         check_rtt(probs, f"{who}-sent stream", st["sender"].get("rtt_us"), 3)
     for key in ("sum_sent", "sum_sent_bidir_reverse"):
         check_rtt(probs, key, end.get(key, {}).get("rtt_us"), 3)
-    for iv in doc.get("intervals", []):
+    for iv in doc.get("intervals", []) if not PEERIVAL else []:
         if "rtt_us" not in iv["sum"] or \
                 "rtt_us" in iv.get("sum_bidir_reverse", {}):
             probs.append("interval sums: rtt_us not only in the sending "
@@ -269,6 +273,89 @@ def case_rtt_same_samples():
     if checked < 5:
         probs.append(f"only {checked} sending streams had both figures")
     report(f"rtt_us spans min_rtt..max_rtt ({checked} streams)", probs)
+
+
+# ---- our server's interval figures (peerival) ---------------------------------
+
+def peer_intervals(probs, doc, what):
+    """The intervals that must carry our server's figures: all but the
+    client's final one (it does not wait for them)."""
+    ivs = (doc or {}).get("intervals", [])
+    if len(ivs) < 3:
+        probs.append(f"{what}: {len(ivs)} intervals")
+    return [iv for iv in ivs[:-1] if not iv["sum"].get("omitted")]
+
+
+def case_peer_rtt():
+    """-R and --bidir: the client's receiving streams and their sums carry
+    rtt_us from our server's sending streams, in every interval."""
+    if not PEERIVAL:
+        skip("peer rtt_us: built with --disable-peerival")
+        return
+    for opts, key in ((["-R", "-P", "2"], "sum"),
+                      (["--bidir", "-P", "2"], "sum_bidir_reverse")):
+        probs = []
+        label = f"peer intervals: rtt_us, tcp {' '.join(opts)}"
+        doc, _ = run_json(probs, ["-t", "3", "-i", "0.5"] + opts)
+        ivs = peer_intervals(probs, doc, label)
+        for i, iv in enumerate(ivs):
+            for j, st in enumerate(iv["streams"]):
+                if not st.get("sender"):
+                    check_rtt(probs, f"interval {i} stream {j}",
+                              st.get("rtt_us"))
+            check_rtt(probs, f"interval {i} {key}", iv.get(key, {})
+                      .get("rtt_us"))
+        report(f"{label}: {len(ivs)} intervals", probs)
+
+
+def p50s_around(probs, what, sum_d, streams):
+    """The sum's p50 lies between its streams' p50s (1 us of rounding)."""
+    if not isinstance(sum_d, dict) or None in streams or not streams:
+        return
+    lo = min(d["p50"] for d in streams)
+    hi = max(d["p50"] for d in streams)
+    if not lo - 1 <= sum_d["p50"] <= hi + 1:
+        probs.append(f"{what}: sum p50 {sum_d['p50']} outside the "
+                     f"streams' {lo}..{hi}")
+
+
+def case_peer_delay_sum():
+    """UDP -P 2 upload (our server's figures) and -R (the client's own):
+    intervals[].sum and end.sum/sum_received carry delay_var_us, with the
+    sum's p50 between the streams' p50s; the upload's streams and sum
+    carry peer_udp (the server's loss and jitter), -R's none."""
+    if not PEERIVAL:
+        skip("sums' delay_var_us: built with --disable-peerival")
+        return
+    for opts in (["-u", "-b", "20M", "-P", "2"],
+                 ["-u", "-b", "20M", "-P", "2", "-R"]):
+        probs = []
+        label = f"sums' delay_var_us, {' '.join(opts)}"
+        doc, _ = run_json(probs, ["-t", "3", "-i", "0.5"] + opts)
+        ivs = peer_intervals(probs, doc, label)
+        for i, iv in enumerate(ivs):
+            st = [check_delay(probs, f"interval {i} stream {j}",
+                              s.get("delay_var_us"))
+                  for j, s in enumerate(iv["streams"])]
+            d = check_delay(probs, f"interval {i} sum",
+                            iv["sum"].get("delay_var_us"))
+            p50s_around(probs, f"interval {i}", d, st)
+            for what, o in [("sum", iv["sum"])] + list(enumerate(
+                    iv["streams"])):
+                u = o.get("peer_udp")
+                if ("-R" in opts and u is not None) or ("-R" not in opts and
+                                                       not (u or {}).get(
+                                                           "packets")):
+                    probs.append(f"interval {i} {what}: peer_udp {u}")
+        end = (doc or {}).get("end", {})
+        st = [check_delay(probs, f"end stream {j}",
+                          s.get("udp", {}).get("delay_var_us"), 10)
+              for j, s in enumerate(end.get("streams", []))]
+        for key in ("sum", "sum_received"):
+            d = check_delay(probs, f"end.{key}",
+                            end.get(key, {}).get("delay_var_us"), 20)
+            p50s_around(probs, f"end.{key}", d, st)
+        report(f"{label}: {len(ivs)} intervals", probs)
 
 
 # ---- UDP ----------------------------------------------------------------------
@@ -342,6 +429,7 @@ def case_rxq():
 def case_stock_servers():
     for ver, path in stock_peers():
         for opts, want in ((["-t", "1"], "rtt"), (["-t", "1", "-R"], None),
+                           (["-t", "2", "-i", "0.5", "--bidir"], "bidir"),
                            (["-t", "1", "-u", "-b", "20M", "-R"], "udp")):
             probs = []
             doc, _ = run_json(probs, opts, server=path)
@@ -359,6 +447,13 @@ def case_stock_servers():
                           ["streams"][0].get("rtt_us"), 10)
             if want == "udp":
                 udp_receiver_checks(probs, doc, True)
+            if want == "bidir":  # only the client's own sending streams
+                found = [p for iv in doc.get("intervals", [])
+                         for p in find_keys([s for s in iv["streams"]
+                                             if not s.get("sender")] +
+                                            [iv.get("sum_bidir_reverse")])]
+                if found:
+                    probs.append(f"receiving side has {found[:2]}")
             report(f"{label}: {want or 'no'} figures", probs)
 
 
@@ -434,7 +529,7 @@ def case_bottleneck():
 
 
 CASES = [case_tcp, case_tcp_reverse, case_tcp_bidir, case_rtt_same_samples,
-         case_udp, case_rxq,
+         case_peer_rtt, case_peer_delay_sum, case_udp, case_rxq,
          case_stock_servers, case_stock_clients, case_bottleneck]
 
 

@@ -91,7 +91,7 @@ def summary():
 # the test to and the port of a server's range.
 OUR_KEY = re.compile(r"(^|\.)(start\.implementation|rtt_us|delay_var_us|"
                      r"lost_in_receiver|start\.server_caps|"
-                     r"start\.server_port)(\.|$)")
+                     r"start\.server_port|peer_udp)(\.|$)")
 
 
 def check_distribution(probs, what, d, keys):
@@ -613,6 +613,19 @@ def skip_unless_option(prog, option):
     if f"  {option} " not in out:
         skip(f"{prog} is built without {option}")
         sys.exit(77)
+
+
+def built_with(prog, name):
+    """Whether `prog`'s build defines configure's `name` (HAVE_PEERIVAL
+    and the like) in its config.h: $top_builddir's, else the one two
+    folders above prog (src/iperf3 of a build tree)."""
+    top = os.environ.get("top_builddir") or \
+        os.path.dirname(os.path.dirname(os.path.abspath(prog)))
+    try:
+        with open(os.path.join(top, "config.h")) as f:
+            return f"#define {name} 1" in f.read()
+    except OSError:
+        return False
 
 
 def skip(reason):

@@ -423,6 +423,88 @@ START_TEST(gro_drops_are_estimated_within_the_gap)
 }
 END_TEST
 
+#ifdef HAVE_PEERIVAL
+/* Delays of one stream (us) into a fresh histogram: its offsets from its
+ * own first transit, and that stream's minimum offset. */
+static int64_t
+stream_hist(const uint64_t *d, size_t n, uint64_t start_us,
+    uint64_t clock_off_us, struct dv_hist *h)
+{
+	struct delayvar dv;
+	int64_t min_off;
+	size_t i;
+
+	delayvar_init(&dv);
+	for (i = 0; i < n; i++)
+		add_one(&dv, start_us + i * 1000, d[i], clock_off_us);
+	dv_hist_init(h);
+	delayvar_take(&dv, h);
+	min_off = dv.min_off;
+	delayvar_free(&dv);
+	return min_off;
+}
+
+/* Two streams, clocks an hour apart, the first datagram of one slower
+ * than the rest (negative offsets), of the other the fastest: each is
+ * measured above its own fastest datagram, so the sum holds the known
+ * delays twice. */
+START_TEST(sum_merges_each_stream_above_its_own_fastest)
+{
+	static const uint64_t sorted[] = { 80, 80, 85, 90, 95, 100, 120, 150,
+		200, 240 };
+	struct dv_hist a, b;
+	struct latstat sum;
+	struct latsum s;
+	int64_t ma, mb;
+
+	ma = stream_hist(delays, 10, 5 * US, 0, &a);
+	mb = stream_hist(sorted, 10, 7 * US, 3600 * US, &b);
+	ck_assert_int_eq(ma, -40);
+	ck_assert_int_eq(mb, 0);
+	latstat_init(&sum);
+	ck_assert_int_eq(dv_hist_merge_shifted(&sum, &a, ma), 0);
+	ck_assert_int_eq(dv_hist_merge_shifted(&sum, &b, mb), 0);
+	latstat_summary(&sum, &s);
+	/* 0 0 0 0 5 5 10 10 15 15 20 20 40 40 70 70 120 120 160 160 */
+	ck_assert_uint_eq(s.samples, 20);
+	ck_assert_uint_eq(s.min, 0);
+	ck_assert_uint_eq(s.p50, 15);
+	ck_assert_uint_eq(s.p90, 120);
+	ck_assert_uint_eq(s.max, 160);
+	ck_assert(s.mean > 43.9 && s.mean < 44.1); /* 880 / 20 */
+	latstat_free(&sum);
+	dv_hist_free(&a);
+	dv_hist_free(&b);
+}
+END_TEST
+
+/* Above the exact range: the extremes stay exact, the rest within 1/128. */
+START_TEST(sum_of_large_delays_keeps_the_extremes)
+{
+	static const uint64_t c[] = { 5000, 7000, 6000 };
+	static const uint64_t d[] = { 10500, 10000 };
+	struct dv_hist a, b;
+	struct latstat sum;
+	struct latsum s;
+
+	latstat_init(&sum);
+	ck_assert_int_eq(dv_hist_merge_shifted(&sum, &a,
+	    stream_hist(c, 3, 5 * US, 0, &a)), 0);
+	ck_assert_int_eq(dv_hist_merge_shifted(&sum, &b,
+	    stream_hist(d, 2, 9 * US, 77 * US, &b)), 0);
+	latstat_summary(&sum, &s);
+	/* 0 0 500 1000 2000 */
+	ck_assert_uint_eq(s.samples, 5);
+	ck_assert_uint_eq(s.min, 0);
+	ck_assert_uint_eq(s.max, 2000);
+	ck_assert(s.p50 >= 500 - 500 / 128 && s.p50 <= 500 + 500 / 128);
+	latstat_free(&sum);
+	dv_hist_free(&a);
+	dv_hist_free(&b);
+}
+END_TEST
+#endif
+
 Suite *
 make_suite(void)
 {
@@ -441,6 +523,10 @@ make_suite(void)
 	tcase_add_test(td, arrival_split_is_kept_across_calls);
 	tcase_add_test(td, empty_summary_is_zero);
 	tcase_add_test(td, large_delays_within_1_in_128);
+#ifdef HAVE_PEERIVAL
+	tcase_add_test(td, sum_merges_each_stream_above_its_own_fastest);
+	tcase_add_test(td, sum_of_large_delays_keeps_the_extremes);
+#endif
 	suite_add_tcase(s, td);
 	tcase_add_test(tr, rxq_ovfl_message_is_read);
 	tcase_add_test(tr, no_or_short_messages_say_nothing);

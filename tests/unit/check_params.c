@@ -338,6 +338,19 @@ static const struct ext_case ext_cases[] = {
 	{ "{\"iperf3_compat\":{\"want\":[\"stats\",\"clamp\"]}}",
 	    EXT_STATS },
 #endif
+#ifdef HAVE_PEERIVAL
+	/* peer_intervals only with the client's -i (0.1-60 s) */
+	{ "{\"iperf3_compat\":{\"want\":[\"stats\",\"peer_intervals\"],"
+	    "\"interval\":0.5}}", EXT_STATS | EXT_PEER_IVAL },
+	{ "{\"iperf3_compat\":{\"want\":[\"peer_intervals\"],"
+	    "\"interval\":60}}", EXT_PEER_IVAL },
+	{ "{\"iperf3_compat\":{\"want\":[\"peer_intervals\"],"
+	    "\"interval\":0.05}}", 0 },
+	{ "{\"iperf3_compat\":{\"want\":[\"peer_intervals\"],"
+	    "\"interval\":\"1\"}}", 0 },
+#endif
+	{ "{\"iperf3_compat\":{\"want\":[\"stats\",\"peer_intervals\"]}}",
+	    EXT_STATS },
 	{ "{}", 0 },
 	{ "{\"iperf3_compat\":\"count_stop\"}", 0 },
 	{ "{\"iperf3_compat\":{\"want\":\"count_stop\"}}", 0 },
@@ -348,6 +361,36 @@ static const struct ext_case ext_cases[] = {
 	    "\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\",\"a\","
 	    "\"count_stop\"]}}", 0 },
 };
+
+#ifdef HAVE_PEERIVAL
+/* peer_intervals: with stats, only where the intervals are JSON (-J,
+ * --json-stream, --plot) and taken (-i), with the client's -i. */
+START_TEST(asks_for_peer_intervals_with_json_intervals)
+{
+	char *s;
+
+	t->settings.reverse = 1;
+	s = encode(); /* text: nothing to put them in */
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\"]}"));
+	free(s);
+	t->cfg->opt.json_output = 1;
+	t->cfg->opt.stats_interval = 0.5;
+	s = encode();
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\","
+	    "\"peer_intervals\"],\"interval\":0.5}"));
+	free(s);
+	t->cfg->opt.stats_interval = 0;
+	s = encode(); /* -i 0: no intervals */
+	ck_assert_ptr_nonnull(strstr(s, "\"want\":[\"stats\"]}"));
+	free(s);
+	t->cfg->opt.stats_interval = 1;
+	t->settings.reverse = 0;
+	s = encode(); /* a TCP sender measures its RTT itself */
+	ck_assert_ptr_null(strstr(s, "iperf3_compat"));
+	free(s);
+}
+END_TEST
+#endif
 
 START_TEST(extension_key_is_read_leniently)
 {
@@ -608,6 +651,9 @@ make_suite(void)
 	tcase_add_test(tc, asks_for_clamp_unless_no_clamp);
 #endif
 	tcase_add_test(tc, asks_for_stats_rr_latency_where_needed);
+#ifdef HAVE_PEERIVAL
+	tcase_add_test(tc, asks_for_peer_intervals_with_json_intervals);
+#endif
 	suite_add_tcase(s, tc);
 	tc = tcase_create("decode");
 	tcase_add_checked_fixture(tc, setup, teardown);
