@@ -197,11 +197,13 @@ ext_decode_settings(struct iperf_test *test, const cJSON *params)
 	test->settings.rr_response = 0;
 #ifdef HAVE_PEERIVAL
 	/* the client's -i: without a valid one, no figures (their intervals
-	 * would not be the client's) */
+	 * would not be the client's); a server given an -i other than the
+	 * default 1 keeps its own intervals and sends none either */
 	n = cJSON_GetObjectItemCaseSensitive(o, "interval");
 	test->settings.peer_interval = 0;
 	if (cJSON_IsNumber(n) && n->valuedouble >= 0.1 &&
-	    n->valuedouble <= 60)
+	    n->valuedouble <= 60 && (test->opt->stats_interval == 1.0 ||
+	    test->opt->stats_interval == n->valuedouble))
 		test->settings.peer_interval = n->valuedouble;
 	else
 		test->settings.ext_want &= ~EXT_PEER_IVAL;

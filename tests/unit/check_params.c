@@ -443,11 +443,6 @@ static const struct range_case range_cases[] = {
 	    "\"rr_response\":65508}}", IERECVPARAMS },
 	{ "{\"udp\":true,\"len\":0,\"iperf3_compat\":{\"want\":[\"rr\"],"
 	    "\"rr_response\":1}}", IEUDPBLOCKSIZE },
-	/* ... and runs from the client only */
-	{ "{\"reverse\":true,\"iperf3_compat\":{\"want\":[\"rr\"],"
-	    "\"rr_response\":1}}", IERECVPARAMS },
-	{ "{\"bidirectional\":true,\"iperf3_compat\":{\"want\":[\"rr\"],"
-	    "\"rr_response\":1}}", IERECVPARAMS },
 #endif
 };
 
