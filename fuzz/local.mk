@@ -12,6 +12,14 @@ endif
 if HAVE_EXPORTER
 FUZZ_TARGETS += %reldir%/fuzz_probe_query
 endif
+# Our server's interval documents (--disable-peerival) and --rpm's records
+# (--disable-rpm)
+if HAVE_PEERIVAL
+FUZZ_TARGETS += %reldir%/fuzz_peer_ival
+endif
+if HAVE_RPM
+FUZZ_TARGETS += %reldir%/fuzz_rpm
+endif
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =
@@ -66,5 +74,13 @@ FUZZ_LIBS = src/libiperf_core.la
 %canon_reldir%_fuzz_probe_query_CFLAGS = $(FUZZ_CC_FLAGS)
 %canon_reldir%_fuzz_probe_query_LDADD = src/libiperf_exporter.la $(FUZZ_LIBS)
 %canon_reldir%_fuzz_probe_query_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_peer_ival_SOURCES = %reldir%/fuzz_peer_ival.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_peer_ival_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_peer_ival_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_peer_ival_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_rpm_SOURCES = %reldir%/fuzz_rpm.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_rpm_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_rpm_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_rpm_LDFLAGS = $(FUZZ_LINK_FLAGS)
 
 EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh
