@@ -29,6 +29,9 @@ namespace over the same seconds):
             1 ms) of ping's loaded minus idle round trip, reverse within
             max(20 %, 1 ms) of the idle one-way delay (idle ping / 2)
   rev       -R, tbf toward the client: the two swap
+  udpfwd    UDP upload at 30 Mbit/s through the 20 Mbit/s tbf toward the
+            server: forward_data p50 (the datagrams' own delay, the
+            queue) within max(20 %, 1 ms) of the probe's forward p50
 Each case skips with the reason where faketime, namespaces, tc or ping
 are unavailable.
 
@@ -445,9 +448,48 @@ def case_rev():
     bottleneck_case("rev", "-R through tbf toward the client")
 
 
+def case_udpfwd():
+    topo = topo_or_skip("bottleneck udpfwd", RATE, QUEUE_MS, "fwd")
+    if topo is None:
+        return
+    probs = []
+    try:
+        port = free_port()
+        srv = topo.s.popen(OURS, "-s", "-p", port, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if not topo.s.wait_listening(port, srv, time.time() + 10):
+            stop(srv)
+            report("bottleneck udpfwd", ["server did not listen"])
+            return
+        cli = topo.c.popen(OURS, "-c", "10.77.2.2", "-p", port, "-t", 5,
+                           "-u", "-b", "30M", "--owd", "-J",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        try:
+            out, err = cli.communicate(timeout=40)
+        except subprocess.TimeoutExpired:
+            stop(cli)
+            out, err = cli.communicate()
+            probs.append("client timed out")
+        stop(srv)
+    finally:
+        topo.close()
+    owd = None
+    try:
+        owd = check_owd(probs, json.loads(out))
+    except ValueError:
+        probs.append(f"client: {err[-200:]} {out[-200:]}")
+    if owd is not None:
+        check_data(probs, owd, "forward_data")
+    o = (owd or {}).get("forward_data", {})
+    report(f"bottleneck udpfwd: UDP above the tbf rate: forward_data p50 "
+           f"{o.get('p50')} us, probe forward p50 "
+           f"{(owd or {}).get('forward', {}).get('p50')} us", probs)
+
+
 CASES = [case_text, case_json, case_gsro, case_udpdata, case_stock,
          case_faketime_offset, case_faketime_step, case_faketime_absurd,
-         case_faketime_udp, case_fwd, case_rev]
+         case_faketime_udp, case_fwd, case_rev, case_udpfwd]
 
 
 if __name__ == "__main__":
