@@ -81,6 +81,16 @@ def client(port, extra, secs=2):
                 "--owd"] + extra, timeout=secs + 30)
 
 
+def finish(cli, timeout, probs):
+    """(out, err) of a client run, stopped after timeout seconds."""
+    try:
+        return cli.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stop(cli)
+        probs.append("client timed out")
+        return cli.communicate()
+
+
 def check_owd(probs, doc, same_clock=True):
     """end.owd and intervals[].owd in shape; the owd object or None."""
     probs += check_schema(doc, "-J")
@@ -281,12 +291,7 @@ def faketime_case(label, first, then, secs, check, extra=("-b", "100M")):
                 with open(ts + ".new", "w") as f:
                     f.write(then + "\n")
                 os.replace(ts + ".new", ts)
-            try:
-                out, err = cli.communicate(timeout=secs + 30)
-            except subprocess.TimeoutExpired:
-                stop(cli)
-                out, err = cli.communicate()
-                probs.append("client timed out")
+            out, err = finish(cli, secs + 30, probs)
         finally:
             stop(srv)
     if cli.returncode != 0:
@@ -391,12 +396,7 @@ def bottleneck(shape):
         n = int((LOAD_SECS - PING_FROM - 0.5) / 0.2)
         loaded = ping_times(pns.run("ping", "-n", "-c", str(n), "-i", "0.2",
                                     dst, timeout=LOAD_SECS + 5).stdout)
-        try:
-            out, err = cli.communicate(timeout=LOAD_SECS + 30)
-        except subprocess.TimeoutExpired:
-            stop(cli)
-            out, err = cli.communicate()
-            probs.append("client timed out")
+        out, err = finish(cli, LOAD_SECS + 30, probs)
         stop(srv)
     finally:
         topo.close()
@@ -465,12 +465,7 @@ def case_udpfwd():
                            "-u", "-b", "30M", "--owd", "-J",
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            text=True)
-        try:
-            out, err = cli.communicate(timeout=40)
-        except subprocess.TimeoutExpired:
-            stop(cli)
-            out, err = cli.communicate()
-            probs.append("client timed out")
+        out, err = finish(cli, 40, probs)
         stop(srv)
     finally:
         topo.close()
