@@ -246,3 +246,62 @@ clockoff_dists(const struct clockoff *c, const struct clockoff_fit *f,
 	}
 	return 0;
 }
+
+int64_t
+clockoff_dmin_add(struct clockoff_dmin *m, int64_t now_us, int64_t kts_us)
+{
+	int64_t d = now_us - kts_us;
+
+	if (!m->have || now_us - m->start_us >= CLOCKOFF_DMIN_WINDOW_US ||
+	    now_us < m->start_us) {
+		m->prev = m->have ? m->cur : d;
+		m->cur = d;
+		m->start_us = now_us;
+		m->have = 1;
+	} else if (d < m->cur)
+		m->cur = d;
+	return m->cur < m->prev ? m->cur : m->prev;
+}
+
+/* One figure corrected; *neg set when it was below 0. */
+static uint64_t
+correct1(uint64_t v, int64_t base, int *neg)
+{
+	int64_t c;
+
+	if (v > (uint64_t)INT64_MAX / 2)
+		v = (uint64_t)INT64_MAX / 2;
+	c = base + (int64_t)v;
+	*neg = c < 0;
+	return c < 0 ? 0 : (uint64_t)c;
+}
+
+uint64_t
+clockoff_correct(const struct latsum *rel, int64_t ref_us, int64_t corr_us,
+    struct latsum *out)
+{
+	int64_t base = ref_us + corr_us;
+	int nmin, n50, n90, n99, nmax, dummy;
+	double m;
+
+	*out = *rel;
+	out->min = correct1(rel->min, base, &nmin);
+	out->p50 = correct1(rel->p50, base, &n50);
+	out->p90 = correct1(rel->p90, base, &n90);
+	out->p99 = correct1(rel->p99, base, &n99);
+	out->p999 = correct1(rel->p999, base, &dummy);
+	out->max = correct1(rel->max, base, &nmax);
+	m = rel->mean + (double)base;
+	out->mean = m < 0 ? 0 : m;
+	if (rel->samples == 0 || !nmin)
+		return 0;
+	if (nmax)
+		return rel->samples;
+	if (n99)
+		return rel->samples * 99 / 100;
+	if (n90)
+		return rel->samples * 9 / 10;
+	if (n50)
+		return rel->samples / 2;
+	return 1;
+}

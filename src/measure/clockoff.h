@@ -102,4 +102,40 @@ int clockoff_dists(const struct clockoff *c, const struct clockoff_fit *f,
     uint64_t from_us, uint64_t to_us, int loaded_only, struct latstat *fwd,
     struct latstat *rev, struct clockoff_counts *n);
 
+/*
+ * The UDP data direction (--owd): each datagram's transit, its arrival
+ * time minus the send time in its header, in int64 microseconds.
+ *
+ * Arrival clock: kernel arrival times (SO_TIMESTAMPNS) are CLOCK_REALTIME
+ * as the kernel keeps it, and a user clock (the probe's t1..t4) may be
+ * another (libfaketime fakes only the process's clock).  After each
+ * receive d = the user clock now - the kernel's arrival time; its running
+ * minimum over 1 to 2 s (clockoff_dmin_add) is the difference of the two
+ * clocks plus a few microseconds, and kernel time + that minimum is the
+ * arrival on the probe's clock.
+ */
+struct clockoff_dmin {
+	int have;
+	int64_t start_us; /* user clock at the start of the current second */
+	int64_t cur, prev; /* minimum of this window and of the previous */
+};
+
+#define CLOCKOFF_DMIN_WINDOW_US 1000000LL
+
+/* One receive: now_us the user clock, kts_us the kernel's arrival; the
+ * running minimum of now - kts (m zeroed before the first call). */
+int64_t clockoff_dmin_add(struct clockoff_dmin *m, int64_t now_us,
+    int64_t kts_us);
+
+/*
+ * A transit summary rel (microseconds above ref_us: each value is ref_us
+ * + its figure) corrected by corr_us (+offset for datagrams the server
+ * sent, -offset for those the client sent) into one-way delays in out;
+ * a figure below 0 becomes 0.  Returns how many samples at least were
+ * below 0: the share of the highest of min, p50, p90, p99, max that was
+ * (all of them for max).
+ */
+uint64_t clockoff_correct(const struct latsum *rel, int64_t ref_us,
+    int64_t corr_us, struct latsum *out);
+
 #endif /* IPERF_CLOCKOFF_H */

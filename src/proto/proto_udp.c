@@ -391,7 +391,11 @@ udp_stream_release(struct iperf_stream *sp)
 static void
 now_header(struct udp_ctx *c, struct udp_header *h)
 {
+#ifdef HAVE_OWD
+	uint64_t now = c->owd ? iperf_time_wall_us() : iperf_time_now_us();
+#else
 	uint64_t now = iperf_time_now_us();
+#endif
 
 	h->sec = (uint32_t)(now / USEC_PER_SEC);
 	h->usec = (uint32_t)(now % USEC_PER_SEC);
@@ -445,10 +449,22 @@ udp_send(struct iperf_stream *sp)
 }
 
 /* The arrival time of a buffer: the kernel's when it came with it (in
- * every buffer once SO_TIMESTAMPNS is on), else this moment. */
+ * every buffer once SO_TIMESTAMPNS is on), else this moment.  Under
+ * --owd always CLOCK_REALTIME, the kernel's moved to this process's
+ * clock (clockoff.h clockoff_dmin_add). */
 static int64_t
-arrival_of(const struct udp_ctx *c, const struct udp_rx_meta *meta)
+arrival_of(struct udp_ctx *c, const struct udp_rx_meta *meta)
 {
+#ifdef HAVE_OWD
+	if (c->owd) {
+		int64_t now = (int64_t)iperf_time_wall_us();
+
+		if (meta == NULL || !meta->has_time)
+			return now;
+		return meta->time_us + clockoff_dmin_add(&c->dmin, now,
+		    meta->time_us);
+	}
+#endif
 	if (meta != NULL && meta->has_time)
 		return meta->time_us;
 	return (int64_t)(c->kts ? iperf_time_wall_us() : iperf_time_now_us());

@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include "delayvar.h"
+#ifdef HAVE_OWD
+#include "clockoff.h"
+#endif
 #include "udp_acct.h"
 #include "udp_wire.h"
 
@@ -54,6 +57,14 @@ struct udp_ctx {
 	/* receiver: SO_TIMESTAMPNS is on (each buffer's kernel arrival) */
 	int kts;
 	struct dv_arrival at; /* the last arrival time, split */
+#ifdef HAVE_OWD
+	/* --owd: the sender's header times are CLOCK_REALTIME (not the
+	 * stock monotonic ones); the receiver's arrivals too, as this
+	 * process reads it, kernel times moved by the running minimum
+	 * (clockoff.h) */
+	int owd;
+	struct clockoff_dmin dmin;
+#endif
 	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
 	struct udp_batch *batch;
 };

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_OWD
+#include "ext.h"
+#endif
 #include "iperf.h"
 #include "notes.h"
 #include "proto_udp_int.h"
@@ -33,9 +36,22 @@ udp_get_buf(int fd, int opt)
 
 /* Sender: one send carries several datagrams, cut by the kernel (where
  * GSO was granted). */
+#ifdef HAVE_OWD
+/* --owd negotiated (ext.h owd): both ends are ours. */
+static int
+udp_owd_on(const struct iperf_stream *sp)
+{
+	return sp->test->opt->owd ||
+	    (sp->test->settings.ext_want & EXT_OWD) != 0;
+}
+#endif
+
 void
 udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 {
+#ifdef HAVE_OWD
+	c->owd = udp_owd_on(sp);
+#endif
 #ifdef HAVE_UDP_GSO
 	const struct iperf_settings *s = &sp->test->settings;
 	size_t bf = s->gso_bf_size > 0 ? (size_t)s->gso_bf_size :
@@ -231,6 +247,9 @@ udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	rxq_ovfl_setup(sp, c);
 	kts_setup(sp, c);
 	batch_setup(sp, c);
+#ifdef HAVE_OWD
+	c->owd = udp_owd_on(sp);
+#endif
 }
 
 void

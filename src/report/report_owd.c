@@ -12,6 +12,7 @@
 #include "iperf.h"
 #include "latstat.h"
 #include "report_int.h"
+#include "stats_dist.h"
 #include "stream.h"
 #include "banned.h"
 
@@ -101,6 +102,96 @@ dir_line(struct iperf_test *test, const struct owd_view *v, const char *dir,
 	report_text_line(test, line);
 }
 
+/* UDP data direction: figures of several streams together; the
+ * percentiles are the streams' own, weighted by their samples. */
+static void
+data_merge(struct latsum *acc, const struct latsum *s)
+{
+	uint64_t a = acc->samples, b = s->samples, n = a + b;
+
+	if (b == 0)
+		return;
+	if (a == 0) {
+		*acc = *s;
+		return;
+	}
+	acc->p50 = (acc->p50 * a + s->p50 * b) / n;
+	acc->p90 = (acc->p90 * a + s->p90 * b) / n;
+	acc->p99 = (acc->p99 * a + s->p99 * b) / n;
+	acc->min = s->min < acc->min ? s->min : acc->min;
+	acc->max = s->max > acc->max ? s->max : acc->max;
+	acc->samples = n;
+}
+
+/*
+ * The one-way delays (us) of the UDP datagrams of one direction, from
+ * each datagram's send and arrival time: rev, those our client received
+ * (the server's clock is offset ahead of the client's, so + offset);
+ * else those our server received and reported ("owd_raw", - offset).
+ * *clamped: how many at least came out below 0.
+ */
+static void
+data_dir(const struct iperf_test *test, const struct clockoff_fit *f,
+    int rev, struct latsum *out, uint64_t *clamped)
+{
+	const struct iperf_stream *sp;
+	int64_t theta = f->offset_ns / 1000, ref;
+	struct latsum rel, c;
+
+	memset(out, 0, sizeof(*out));
+	*clamped = 0;
+	for (sp = test->run.streams; sp != NULL && f->valid; sp = sp->next) {
+		if (rev && !sp->sender && stats_dist_owd_raw(sp, &ref, &rel))
+			*clamped += clockoff_correct(&rel, ref, theta, &c);
+		else if (!rev && sp->sender && sp->peer.has_owd)
+			*clamped += clockoff_correct(&sp->peer.owd,
+			    sp->peer.owd_ref_us, -theta, &c);
+		else
+			continue;
+		data_merge(out, &c);
+	}
+}
+
+static void
+data_line(struct iperf_test *test, const struct clockoff_fit *f, int rev)
+{
+	struct latsum s;
+	uint64_t clamped;
+	char line[256];
+
+	data_dir(test, f, rev, &s, &clamped);
+	if (s.samples == 0)
+		return;
+	(void)snprintf(line, sizeof(line), "OWD %s data: p50 %.3f ms  p90 "
+	    "%.3f ms  p99 %.3f ms  (%llu datagrams, %llu below 0)\n",
+	    rev ? "reverse" : "forward", (double)s.p50 / 1e3,
+	    (double)s.p90 / 1e3, (double)s.p99 / 1e3,
+	    (unsigned long long)s.samples, (unsigned long long)clamped);
+	report_text_line(test, line);
+}
+
+/* end.owd.forward_data / reverse_data, when UDP datagrams went that way. */
+static void
+data_json(const struct iperf_test *test, const struct clockoff_fit *f,
+    cJSON *o, int *err)
+{
+	static const char *const keys[] = { "forward_data", "reverse_data" };
+	struct latsum s;
+	uint64_t clamped;
+	cJSON *j;
+	int rev;
+
+	for (rev = 0; rev <= 1; rev++) {
+		data_dir(test, f, rev, &s, &clamped);
+		if (s.samples == 0)
+			continue;
+		j = latsum_to_json(&s, 1.0, OWD_FIELDS);
+		if (j != NULL)
+			report_json_num(j, "clamped", (double)clamped, err);
+		report_json_attach(o, keys[rev], j, err);
+	}
+}
+
 /* One line per direction after the summary. */
 void
 report_owd_text(struct iperf_test *test)
@@ -112,6 +203,8 @@ report_owd_text(struct iperf_test *test)
 	(void)owd_view(test, &v);
 	dir_line(test, &v, "forward", &v.fwd, v.fwd_ok);
 	dir_line(test, &v, "reverse", &v.rev, v.rev_ok);
+	data_line(test, &v.fit, 0);
+	data_line(test, &v.fit, 1);
 }
 
 /* end.owd (see docs/iperf3-json.schema.json). */
@@ -138,6 +231,7 @@ report_owd_json_end(const struct iperf_test *test, cJSON *end, int *err)
 	report_json_num(o, "clock_offset_bound_us",
 	    (double)v.fit.bound_ns / 1e3, err);
 	report_json_num(o, "clock_drift_ppm", v.fit.drift_ppm, err);
+	data_json(test, &v.fit, o, err);
 	report_json_flag(o, "reliable", v.reason == NULL, err);
 	if (v.reason != NULL)
 		report_json_str(o, "unreliable_reason", v.reason, err);

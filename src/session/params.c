@@ -405,6 +405,40 @@ encode_stream_stats(struct iperf_test *test, struct iperf_stream *sp,
 	return rc;
 }
 
+#ifdef HAVE_OWD
+/* --owd, our server receiving UDP: "owd_raw", the transits of the
+ * stream's datagrams (ref_us + each figure, microseconds of two clocks)
+ * for the client to correct by the clock offset; only for a client that
+ * asked for "owd". */
+static int
+encode_owd_raw(const struct iperf_test *test, const struct iperf_stream *sp,
+    cJSON *o)
+{
+	struct latsum s;
+	int64_t ref;
+
+	if (test->opt->role != 's' || !(test->settings.ext_want & EXT_OWD) ||
+	    !stats_dist_owd_raw(sp, &ref, &s))
+		return 0;
+	if (params_add_latsum(o, "owd_raw", &s) == -1)
+		return -1;
+	return add_num(cJSON_GetObjectItemCaseSensitive(o, "owd_raw"),
+	    "ref_us", (double)ref);
+}
+
+static void
+decode_owd_raw(const struct iperf_test *test, const cJSON *s,
+    struct stream_peer *p)
+{
+	if (!test->opt->owd)
+		return;
+	p->has_owd = params_decode_latsum(s, "owd_raw", &p->owd) &&
+	    json_get_i64(cJSON_GetObjectItemCaseSensitive(s, "owd_raw"),
+		"ref_us", -(INT64_C(1) << 52), INT64_C(1) << 52,
+		&p->owd_ref_us) == JSON_OK;
+}
+#endif
+
 static int
 encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 {
@@ -446,6 +480,9 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 	rc |= add_num(o, "start_time", 0);
 	rc |= add_num(o, "end_time", stats_local_seconds(sp));
 	rc |= encode_stream_stats(test, sp, o);
+#ifdef HAVE_OWD
+	rc |= encode_owd_raw(test, sp, o);
+#endif
 	rc |= rr_results_encode(test, sp, o);
 	return rc;
 }
@@ -586,6 +623,9 @@ decode_stream(struct iperf_test *test, const cJSON *s)
 	p.present = 1;
 	if (stats_asked(test))
 		decode_stream_stats(s, &p);
+#ifdef HAVE_OWD
+	decode_owd_raw(test, s, &p);
+#endif
 	sp = stream_find(test, id);
 	if (sp == NULL)
 		return iperf_fail(test, IESTREAMID, 0);

@@ -239,6 +239,24 @@ stats_dist_delay(const struct iperf_stream *sp, struct latsum *out)
 	return 1;
 }
 
+#ifdef HAVE_OWD
+int
+stats_dist_owd_raw(const struct iperf_stream *sp, int64_t *ref_us,
+    struct latsum *out)
+{
+	const struct delayvar *dv = &sp->w.delay;
+
+	if (!sp->delay_known || !dv->have ||
+	    dv_hist_count(&sp->delay_total) == 0)
+		return 0;
+	/* the first transit: seconds modulo 2^32 as a signed difference */
+	*ref_us = (int64_t)(int32_t)dv->ref_sec * 1000000 + dv->ref_usec +
+	    sp->delay_min_off;
+	dv_summary(&sp->delay_total, sp->delay_min_off, out);
+	return 1;
+}
+#endif
+
 int
 stats_dist_rtt_sum(const struct iperf_test *test, struct latsum *out)
 {

@@ -72,6 +72,13 @@ int stats_dist_rtt(const struct iperf_stream *sp, struct latsum *out);
 int stats_dist_delay(const struct iperf_stream *sp, struct latsum *out);
 /* RTT of all the sending streams of this end together. */
 int stats_dist_rtt_sum(const struct iperf_test *test, struct latsum *out);
+#ifdef HAVE_OWD
+/* --owd, a UDP receiving stream: its datagrams' transits (arrival - send
+ * time, two clocks) as *ref_us (the smallest, int64 microseconds) and
+ * out (each figure above *ref_us); 0 without any. */
+int stats_dist_owd_raw(const struct iperf_stream *sp, int64_t *ref_us,
+    struct latsum *out);
+#endif
 #ifdef HAVE_PEERIVAL
 /* Delay variation of all the receiving streams of this end together, each
  * above its own fastest datagram (dv_hist_merge_shifted); also each

@@ -99,6 +99,12 @@ struct stream_peer {
 	int has_rtt, has_delay, has_rxq;
 	struct latsum rtt, delay;
 	int64_t rxq_drops;
+#ifdef HAVE_OWD
+	/* --owd: its datagrams' transits (stats_dist_owd_raw) */
+	int has_owd;
+	int64_t owd_ref_us;
+	struct latsum owd;
+#endif
 };
 
 /*

@@ -8,6 +8,10 @@ Loopback cases (ours on both ends, one host clock):
             clock_offset_bound_us (the same clock on both ends), no
             negative delay; TCP, -R and UDP
   gsro      --owd with --gsro: refused before connecting
+  udpdata   UDP upload and -R: end.owd.forward_data / reverse_data (each
+            datagram's send to arrival time, corrected by the offset)
+            has samples, no negative figure, and its p50 within max(20 %,
+            1 ms) of the probe's p50 that way
 Stock servers (3.12, 3.21 where present): refused before any data, exit 1.
 faketime (libfaketimeMT preloaded into our server only, driven through
 its timestamp file; the host clock is never touched):
@@ -15,6 +19,9 @@ its timestamp file; the host clock is never touched):
   step      +0.25 s, then +2 s mid-test: reliable false, reason "step",
             no negative delay
   absurd    +3 h: reason "absurd", delays neither negative nor wrapped
+  udpoffset UDP upload, +0.25 s: forward_data (the server's kernel
+            arrival times moved to its faked clock) within max(20 %, 1 ms)
+            of the probe's forward p50
 Bottleneck (network namespaces client | router | server, tbf at RATE with
 QUEUE_MS of queue on one direction only, TCP cubic; ping from the sending
 namespace over the same seconds):
@@ -22,6 +29,9 @@ namespace over the same seconds):
             1 ms) of ping's loaded minus idle round trip, reverse within
             max(20 %, 1 ms) of the idle one-way delay (idle ping / 2)
   rev       -R, tbf toward the client: the two swap
+  udpfwd    UDP upload at 30 Mbit/s through the 20 Mbit/s tbf toward the
+            server: forward_data p50 (the datagrams' own delay, the
+            queue) within max(20 %, 1 ms) of the probe's forward p50
 Each case skips with the reason where faketime, namespaces, tc or ping
 are unavailable.
 
@@ -69,6 +79,16 @@ def server(env=None, args=()):
 def client(port, extra, secs=2):
     return run([OURS, "-c", "127.0.0.1", "-p", str(port), "-t", str(secs),
                 "--owd"] + extra, timeout=secs + 30)
+
+
+def finish(cli, timeout, probs):
+    """(out, err) of a client run, stopped after timeout seconds."""
+    try:
+        return cli.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stop(cli)
+        probs.append("client timed out")
+        return cli.communicate()
 
 
 def check_owd(probs, doc, same_clock=True):
@@ -160,6 +180,49 @@ def case_gsro():
     report("gsro: --owd with --gsro refused", probs)
 
 
+def check_data(probs, owd, key):
+    """end.owd[key] (forward_data / reverse_data) against the probe."""
+    d = owd.get(key)
+    if not isinstance(d, dict) or sorted(d) != sorted(DIST + ("clamped",)):
+        probs.append(f"end.owd.{key}: {d}")
+        return
+    vals = [d[k] for k in DIST[1:]]
+    if d["samples"] < 10 or vals != sorted(vals) or vals[0] < 0 or \
+            d["max"] > 10e6:
+        probs.append(f"end.owd.{key}: empty, out of order or wrapped: {d}")
+    if d["clamped"] > d["samples"] // 100:
+        probs.append(f"end.owd.{key}: {d['clamped']} clamped")
+    probe = owd[key.split("_")[0]]["p50"]
+    if not near(d["p50"] / 1000, probe / 1000):
+        probs.append(f"end.owd.{key}.p50 {d['p50']} us vs the probe's "
+                     f"{probe} us")
+
+
+def case_udpdata():
+    probs = []
+    srv, port = server()
+    try:
+        for extra, key in ((["-u", "-b", "20M"], "forward_data"),
+                           (["-u", "-b", "20M", "-R"], "reverse_data")):
+            rc, out, err, _ = client(port, ["-J"] + extra, secs=3)
+            sub = []
+            if rc != 0:
+                sub.append(f"exit {rc}: {err[-200:]}")
+            else:
+                owd = check_owd(sub, json.loads(out))
+                if owd is not None:
+                    check_data(sub, owd, key)
+                    other = "reverse_data" if key == "forward_data" else \
+                        "forward_data"
+                    if other in owd:
+                        sub.append(f"{other} in a one-way test")
+            probs += [f"{' '.join(extra)}: {p}" for p in sub]
+    finally:
+        stop(srv)
+    report("udpdata: UDP upload and -R, each datagram's one-way delay",
+           probs)
+
+
 def case_stock():
     for ver, path in stock_peers():
         port = free_port()
@@ -204,7 +267,7 @@ def faketime_unavailable():
     return None
 
 
-def faketime_case(label, first, then, secs, check):
+def faketime_case(label, first, then, secs, check, extra=("-b", "100M")):
     why = faketime_unavailable()
     if why:
         skip(f"faketime {label}: {why}")
@@ -220,20 +283,15 @@ def faketime_case(label, first, then, secs, check):
         srv, port = server(env=env)
         try:
             cli = subprocess.Popen([OURS, "-c", "127.0.0.1", "-p", str(port),
-                                    "-t", str(secs), "--owd", "-J", "-b",
-                                    "100M"], stdout=subprocess.PIPE,
+                                    "-t", str(secs), "--owd", "-J",
+                                    *extra], stdout=subprocess.PIPE,
                                    stderr=subprocess.PIPE, text=True)
             if then is not None:
                 time.sleep(1 + secs / 2)
                 with open(ts + ".new", "w") as f:
                     f.write(then + "\n")
                 os.replace(ts + ".new", ts)
-            try:
-                out, err = cli.communicate(timeout=secs + 30)
-            except subprocess.TimeoutExpired:
-                stop(cli)
-                out, err = cli.communicate()
-                probs.append("client timed out")
+            out, err = finish(cli, secs + 30, probs)
         finally:
             stop(srv)
     if cli.returncode != 0:
@@ -270,6 +328,16 @@ def check_absurd(probs, owd):
     for d in DIRS:
         if owd[d]["p50"] > 100000:
             probs.append(f"{d} p50 {owd[d]['p50']} us (wrapped?)")
+
+
+def check_udp_offset(probs, owd):
+    check_offset(probs, owd)
+    check_data(probs, owd, "forward_data")
+
+
+def case_faketime_udp():
+    faketime_case("udpoffset", "+0.25s", None, 3, check_udp_offset,
+                  ("-u", "-b", "20M"))
 
 
 def case_faketime_offset():
@@ -328,12 +396,7 @@ def bottleneck(shape):
         n = int((LOAD_SECS - PING_FROM - 0.5) / 0.2)
         loaded = ping_times(pns.run("ping", "-n", "-c", str(n), "-i", "0.2",
                                     dst, timeout=LOAD_SECS + 5).stdout)
-        try:
-            out, err = cli.communicate(timeout=LOAD_SECS + 30)
-        except subprocess.TimeoutExpired:
-            stop(cli)
-            out, err = cli.communicate()
-            probs.append("client timed out")
+        out, err = finish(cli, LOAD_SECS + 30, probs)
         stop(srv)
     finally:
         topo.close()
@@ -385,8 +448,43 @@ def case_rev():
     bottleneck_case("rev", "-R through tbf toward the client")
 
 
-CASES = [case_text, case_json, case_gsro, case_stock, case_faketime_offset,
-         case_faketime_step, case_faketime_absurd, case_fwd, case_rev]
+def case_udpfwd():
+    topo = topo_or_skip("bottleneck udpfwd", RATE, QUEUE_MS, "fwd")
+    if topo is None:
+        return
+    probs = []
+    try:
+        port = free_port()
+        srv = topo.s.popen(OURS, "-s", "-p", port, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if not topo.s.wait_listening(port, srv, time.time() + 10):
+            stop(srv)
+            report("bottleneck udpfwd", ["server did not listen"])
+            return
+        cli = topo.c.popen(OURS, "-c", "10.77.2.2", "-p", port, "-t", 5,
+                           "-u", "-b", "30M", "--owd", "-J",
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+        out, err = finish(cli, 40, probs)
+        stop(srv)
+    finally:
+        topo.close()
+    owd = None
+    try:
+        owd = check_owd(probs, json.loads(out))
+    except ValueError:
+        probs.append(f"client: {err[-200:]} {out[-200:]}")
+    if owd is not None:
+        check_data(probs, owd, "forward_data")
+    o = (owd or {}).get("forward_data", {})
+    report(f"bottleneck udpfwd: UDP above the tbf rate: forward_data p50 "
+           f"{o.get('p50')} us, probe forward p50 "
+           f"{(owd or {}).get('forward', {}).get('p50')} us", probs)
+
+
+CASES = [case_text, case_json, case_gsro, case_udpdata, case_stock,
+         case_faketime_offset, case_faketime_step, case_faketime_absurd,
+         case_faketime_udp, case_fwd, case_rev, case_udpfwd]
 
 
 if __name__ == "__main__":

@@ -288,6 +288,56 @@ START_TEST(intervals_take_their_own_exchanges)
 }
 END_TEST
 
+/* The kernel's arrival times on another clock than the process's (a
+ * faked one): the running least difference, which forgets a window. */
+START_TEST(dmin_follows_the_least_difference)
+{
+	struct clockoff_dmin m = { 0 };
+	int64_t k = 1795000000LL * 1000000LL, fake = 250000;
+
+	ck_assert_int_eq(clockoff_dmin_add(&m, k + fake + 40, k), fake + 40);
+	ck_assert_int_eq(clockoff_dmin_add(&m, k + 100 + fake + 3, k + 100),
+	    fake + 3);
+	ck_assert_int_eq(clockoff_dmin_add(&m, k + 200 + fake + 90, k + 200),
+	    fake + 3);
+	/* the fake clock steps by 2 s: the old minimum goes within 2 s */
+	fake += 2000000;
+	ck_assert_int_eq(clockoff_dmin_add(&m, k + 1100000 + fake + 5,
+	    k + 1100000), 250003);
+	ck_assert_int_eq(clockoff_dmin_add(&m, k + 2200000 + fake + 7,
+	    k + 2200000), fake + 5);
+}
+END_TEST
+
+/* Transits of hours (two clocks) corrected into delays: shifted, never
+ * wrapped, below 0 counted and held at 0. */
+START_TEST(transits_are_corrected_and_clamped)
+{
+	struct latsum rel = { 1000, 0, 50, 90, 99, 100, 120, 52.0 }, out;
+	int64_t ref = 3 * 3600 * 1000000LL + 500; /* 3 h + 500 us */
+
+	ck_assert_uint_eq(clockoff_correct(&rel, ref, -3 * 3600 * 1000000LL,
+	    &out), 0);
+	ck_assert_uint_eq(out.min, 500);
+	ck_assert_uint_eq(out.p50, 550);
+	ck_assert_uint_eq(out.max, 620);
+	ck_assert_uint_eq(out.samples, 1000);
+	/* an offset 560 us too large: min and p50 below 0 */
+	ck_assert_uint_eq(clockoff_correct(&rel, ref, -3 * 3600 * 1000000LL -
+	    560, &out), 500);
+	ck_assert_uint_eq(out.min, 0);
+	ck_assert_uint_eq(out.p50, 0);
+	ck_assert_uint_eq(out.p90, 30);
+	/* only min below 0: at least one */
+	ck_assert_uint_eq(clockoff_correct(&rel, -10, 0, &out), 1);
+	ck_assert_uint_eq(out.p50, 40);
+	/* all below */
+	ck_assert_uint_eq(clockoff_correct(&rel, ref, -ref - 1000, &out),
+	    1000);
+	ck_assert_uint_eq(out.max, 0);
+}
+END_TEST
+
 Suite *
 make_suite(void)
 {
@@ -302,6 +352,8 @@ make_suite(void)
 	tcase_add_test(tc, hours_of_offset_are_absurd_but_not_wrapped);
 	tcase_add_test(tc, bad_exchanges_and_gaps);
 	tcase_add_test(tc, intervals_take_their_own_exchanges);
+	tcase_add_test(tc, dmin_follows_the_least_difference);
+	tcase_add_test(tc, transits_are_corrected_and_clamped);
 	suite_add_tcase(s, tc);
 	return s;
 }
