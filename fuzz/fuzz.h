@@ -10,4 +10,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* A NUL-terminated heap copy of exactly size bytes (+1 for the NUL). */
 char *fuzz_strndup(const uint8_t *data, size_t size);
 
+struct iperf_test;
+struct iperf_stream;
+/* A client test (defaults) whose stream list is streams[0..3], ids 1, 3,
+ * 4, 5 (no sockets); drop it with fuzz_client_done(). */
+struct iperf_test *fuzz_client_with_streams(struct iperf_stream *streams);
+void fuzz_client_done(struct iperf_test *t);
+
 #endif /* IPERF_FUZZ_H */

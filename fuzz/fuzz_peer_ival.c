@@ -15,24 +15,9 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct iperf_stream streams[4];
-	struct iperf_test *t;
-	int i;
+	struct iperf_test *t = fuzz_client_with_streams(streams);
 
-	t = iperf_new_test();
-	if (t == NULL)
-		abort();
-	iperf_defaults(t);
-	t->cfg->opt.role = 'c';
-	memset(streams, 0, sizeof(streams));
-	for (i = 0; i < 4; i++) {
-		streams[i].id = i == 0 ? 1 : i + 2;
-		streams[i].test = t;
-		streams[i].socket = -1;
-		streams[i].next = i < 3 ? &streams[i + 1] : NULL;
-	}
-	t->run.streams = &streams[0];
 	(void)peer_ival_on_doc(t, (const char *)data, size);
-	t->run.streams = NULL;
-	iperf_free_test(t);
+	fuzz_client_done(t);
 	return 0;
 }
