@@ -285,17 +285,6 @@ struct peer_stream_result {
 	double start_time, end_time;
 };
 
-#ifdef HAVE_PEERIVAL
-/* One interval's figures our server measured (ext.h "peer_intervals",
- * session/peer_ival.h), per stream or for a sum; us, jitter in ms. */
-struct peer_fig {
-	int has_rtt, has_delay, has_udp;
-	struct latsum rtt, delay;
-	double jitter_ms;
-	int64_t lost, packets;
-};
-#endif
-
 /* Error state of one test (the reason recorded where it happened). */
 struct iperf_err_state {
 	int code;      /* i_errno value */

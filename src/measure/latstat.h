@@ -43,6 +43,16 @@ struct latsum {
 	double mean;
 };
 
+/* One interval's figures the peer measured (core/ext.h "peer_intervals",
+ * session/peer_ival.h), per stream or for a sum: summaries in us, jitter
+ * in ms; the has_ flags say which it sent. */
+struct peer_fig {
+	int has_rtt, has_delay, has_udp;
+	struct latsum rtt, delay;
+	double jitter_ms;
+	int64_t lost, packets;
+};
+
 /* Fields of latsum_to_json(). */
 #define LATSUM_SAMPLES (1u << 0)
 #define LATSUM_MIN (1u << 1)
