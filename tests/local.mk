@@ -160,7 +160,8 @@ SCRIPT_TESTS = %reldir%/scripts/interop.test %reldir%/scripts/udp_loss.test \
 	%reldir%/scripts/units.test %reldir%/scripts/server_stats.test \
 	%reldir%/scripts/opserver.test \
 	%reldir%/scripts/caps.test %reldir%/scripts/pscheduler.test \
-	%reldir%/scripts/k8s_bench.test %reldir%/scripts/k8s_manifests.test
+	%reldir%/scripts/k8s_bench.test %reldir%/scripts/k8s_manifests.test \
+	%reldir%/scripts/datapath.test
 if HAVE_OWD
 SCRIPT_TESTS += %reldir%/scripts/owd.test
 endif
@@ -186,6 +187,7 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/ext_json.py %reldir%/scripts/stats.py \
 	%reldir%/scripts/rr.py %reldir%/scripts/csvout.py \
 	%reldir%/scripts/metrics.py %reldir%/scripts/placement.py \
+	%reldir%/scripts/datapath.py \
 	%reldir%/scripts/json_stream_out.py %reldir%/scripts/schema.py \
 	%reldir%/scripts/sockfail.py %reldir%/scripts/sockopts.py \
 	%reldir%/scripts/capture_shapes.py %reldir%/scripts/wire.py \

@@ -427,6 +427,8 @@ struct iperf_run {
 	int udp_offload;    /* UDP GSO/GRO granted between our two ends (ext.h) */
 	struct placement *place; /* same-host thread placement, or NULL
 				  * (placement.h) */
+	int peer_here; /* placement_peer_here(): 0 not decided yet, 1 the
+			* peer is on this host, 2 it is not */
 	/* distributions (stats_dist.h) */
 	struct latstat rtt_sum_scratch; /* the interval, over the senders */
 	int rtt_ival_sum_valid;     /* rtt_ival_sum is the newest interval's */

@@ -7,6 +7,9 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>
+#ifdef HAVE_GETIFADDRS
+#include <ifaddrs.h>
+#endif
 
 #include "addr.h"
 #include "util.h"
@@ -100,4 +103,55 @@ addr_within_host(const struct sockaddr_storage *a, socklen_t alen,
 	if (host_is_loopback(ha, na) && host_is_loopback(hb, na))
 		return 1;
 	return addr_same_host(a, b);
+}
+
+int
+addr_is_local(const struct sockaddr_storage *a, socklen_t alen)
+{
+	unsigned char ha[16];
+	size_t na = host_bytes(a, alen, ha);
+	int found = 0;
+#ifdef HAVE_GETIFADDRS
+	struct ifaddrs *list, *i;
+#endif
+
+	if (na == 0)
+		return 0;
+	if (host_is_loopback(ha, na))
+		return 1;
+#ifdef HAVE_GETIFADDRS
+	if (getifaddrs(&list) == -1)
+		return -1;
+	for (i = list; i != NULL && !found; i = i->ifa_next) {
+		struct sockaddr_storage ss;
+		unsigned char hb[16];
+		socklen_t len;
+
+		if (i->ifa_addr == NULL)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			len = sizeof(struct sockaddr_in);
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			len = sizeof(struct sockaddr_in6);
+		else
+			continue;
+		memset(&ss, 0, sizeof(ss));
+		memcpy(&ss, i->ifa_addr, len);
+		found = host_bytes(&ss, len, hb) == na &&
+		    memcmp(ha, hb, na) == 0;
+	}
+	freeifaddrs(list);
+	return found;
+#else
+	return -1;
+#endif
+}
+
+int
+addr_peer_here(const struct sockaddr_storage *local, socklen_t llen,
+    const struct sockaddr_storage *remote, socklen_t rlen)
+{
+	if (addr_within_host(local, llen, remote, rlen))
+		return 1;
+	return addr_is_local(remote, rlen) == 1;
 }

@@ -27,5 +27,14 @@ int addr_same_host(const struct sockaddr_storage *a,
  * and for an address shorter than its family's. */
 int addr_within_host(const struct sockaddr_storage *a, socklen_t alen,
     const struct sockaddr_storage *b, socklen_t blen);
+/* Is the address one of this network namespace's own (a loopback address,
+ * or one an interface here has, as getifaddrs() lists them)?  1 or 0; -1
+ * when the interfaces cannot be listed.  A peer in another namespace or
+ * on another host is never local, whatever the addresses it shares. */
+int addr_is_local(const struct sockaddr_storage *a, socklen_t alen);
+/* Is the peer of a connection on this host: addr_within_host(), or its
+ * address local (addr_is_local()). */
+int addr_peer_here(const struct sockaddr_storage *local, socklen_t llen,
+    const struct sockaddr_storage *remote, socklen_t rlen);
 
 #endif /* IPERF_ADDR_H */

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "addr.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "iperf_time.h"
 #include "net.h"
+#include "placement.h"
 #include "proto.h"
 #include "stream.h"
 #include "stream_io.h"
@@ -34,9 +34,10 @@
  * buffer: a fast flow is read in large pieces, and bytes wait at most
  * about that span (at most TCP_LOWAT_MAX bytes) before they are counted,
  * so interval figures stay exact to well under 0.1 %.  The rate is
- * measured again every TCP_LOWAT_EVERY_US.  Only for a test of one
- * stream: with several, each receiver already finds data waiting when it
- * gets the CPU, and a low-water mark measured slower on loopback (-P 2
+ * measured again every TCP_LOWAT_EVERY_US.  On every stream when the
+ * peer is on another host (placement.h); on this host only for a test of
+ * one stream: with several, each receiver already finds data waiting when
+ * it gets the CPU, and a low-water mark measured slower on loopback (-P 2
  * and -P 8 on two CPUs: 5-20 % less).
  */
 #define TCP_LOWAT_SPAN_US 250
@@ -272,8 +273,7 @@ tcp_stream_init(struct iperf_stream *sp)
 #ifdef TCP_NOTSENT_LOWAT
 		int lowat = TCP_LOCAL_NOTSENT;
 
-		if (addr_within_host(&sp->local_addr, sp->local_len,
-			&sp->remote_addr, sp->remote_len))
+		if (placement_peer_here(sp))
 			(void)setsockopt(sp->socket, IPPROTO_TCP,
 			    TCP_NOTSENT_LOWAT, &lowat, sizeof(lowat));
 #endif
@@ -282,7 +282,8 @@ tcp_stream_init(struct iperf_stream *sp)
 	/* Not where every byte must be read as soon as it is there: a -F
 	 * file (its last bytes would wait below the mark when the sender
 	 * stops) or a -n/-k count. */
-	if (sp->sender || sp->test->settings.num_streams != 1 ||
+	if (sp->sender || (sp->test->settings.num_streams != 1 &&
+		placement_peer_here(sp)) ||
 	    stream_io_has_sink(sp) || sp->test->settings.bytes != 0 ||
 	    sp->test->settings.blocks != 0)
 		return 0;

@@ -602,6 +602,8 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		total += (ssize_t)b->mm[i].msg_len;
 	}
 	pthread_mutex_unlock(&sp->w.lock);
+	if (k < UDP_RECV_BATCH && c->linger_us > 0)
+		iperf_time_sleep_until(iperf_time_now_us() + c->linger_us);
 	return total;
 #else
 	(void)sp;

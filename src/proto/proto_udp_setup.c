@@ -239,6 +239,31 @@ rcvbuf_for_rate(struct iperf_stream *sp)
 		    "in this host", want, have / 2);
 }
 
+/* Batched receiver at a known rate with kernel arrival times: how long
+ * to let datagrams queue after a short call (UDP_LINGER_US). */
+static void
+linger_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	const struct iperf_settings *s = &sp->test->settings;
+	const char *env = getenv("IPERF3_UDP_LINGER");
+	int have = udp_get_buf(sp->socket, SO_RCVBUF);
+	double bytes_us, hold_us;
+
+	c->linger_us = 0;
+	if (c->batch == NULL || !c->kts || s->rate == 0 || have <= 0 ||
+	    (env != NULL && strcmp(env, "0") == 0))
+		return;
+	bytes_us = (double)s->rate / 8.0 / 1e6 * 2.0;
+	hold_us = (double)have / bytes_us / UDP_LINGER_HOLD;
+	c->linger_us = hold_us >= UDP_LINGER_US ? UDP_LINGER_US :
+	    hold_us >= UDP_LINGER_MIN_US ? (uint64_t)hold_us : 0;
+	if (c->linger_us > 0 && sp == sp->test->run.streams)
+		note_add(sp->test, NOTE_VERBOSE, "UDP receiver: after a short "
+		    "read, lets datagrams queue for %llu us (kernel arrival "
+		    "times keep each datagram's own)",
+		    (unsigned long long)c->linger_us);
+}
+
 void
 udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 {
@@ -247,6 +272,7 @@ udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	rxq_ovfl_setup(sp, c);
 	kts_setup(sp, c);
 	batch_setup(sp, c);
+	linger_setup(sp, c);
 #ifdef HAVE_OWD
 	c->owd = udp_owd_on(sp);
 #endif

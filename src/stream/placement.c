@@ -1,8 +1,10 @@
-/* placement.c - thread placement of same-host TCP tests (see placement.h). */
+/* placement.c - the plan of a TCP test's data path (see placement.h). */
 #include "config.h"
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef HAVE_SCHED_SETAFFINITY
@@ -17,27 +19,15 @@
 #include "stream.h"
 #include "banned.h"
 
-#if defined(HAVE_SCHED_SETAFFINITY) && defined(SO_INCOMING_CPU)
-
-struct placement {
-	cpu_set_t usable; /* the CPUs this process may use */
-};
-
-static int
-wanted(const struct iperf_test *test)
+int
+placement_peer_here(struct iperf_stream *sp)
 {
-	const char *env = getenv("IPERF3_PLACEMENT");
-	const struct iperf_stream *first = test->run.streams;
+	struct iperf_test *test = sp->test;
 
-	if (env != NULL && strcmp(env, "0") == 0)
-		return 0;
-	if (test->proto == NULL || test->proto->id != SOCK_STREAM ||
-	    test->settings.rr || first == NULL)
-		return 0;
-	if (test->opt->affinity >= 0 || test->settings.server_affinity >= 0)
-		return 0;
-	return addr_within_host(&first->local_addr, first->local_len,
-	    &first->remote_addr, first->remote_len);
+	if (test->run.peer_here == 0)
+		test->run.peer_here = addr_peer_here(&sp->local_addr,
+		    sp->local_len, &sp->remote_addr, sp->remote_len) ? 1 : 2;
+	return test->run.peer_here == 1;
 }
 
 /* A sender that may hand the kernel several blocks per call: unpaced,
@@ -53,22 +43,156 @@ batchable(const struct iperf_stream *sp)
 	    !sp->io.zerocopy;
 }
 
-void
-placement_plan(struct iperf_test *test)
+/* Unpaced senders with the default block: PLACEMENT_BATCH_BYTES per
+ * call.  How many. */
+static int
+batch_senders(struct iperf_test *test)
 {
-	struct placement *pl;
 	struct iperf_stream *sp;
-	int cpus[CPU_SETSIZE];
-	int n = 0, streams = 0, i;
+	int batched = 0;
+
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+		if (batchable(sp)) {
+			sp->xmit_len = sp->blksize *
+			    (PLACEMENT_BATCH_BYTES / sp->blksize);
+			batched++;
+		}
+	}
+	return batched;
+}
+
+/* -b senders (no /burst, no --fq-rate): the kernel paces the wire, the
+ * sender hands over PLACEMENT_PACE_SPAN_US of the rate per call.  How
+ * many. */
+static int
+kernel_pace(struct iperf_test *test)
+{
+	const struct iperf_settings *s = &test->settings;
+	struct iperf_stream *sp;
+	uint64_t bytes_s = s->rate / 8 * PLACEMENT_PACE_HEADROOM_PCT / 100;
+	size_t chunk;
+	int paced = 0;
+
+	if (s->rate == 0 || s->burst > 1 || s->fqrate != 0)
+		return 0;
+	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
+		if (!sp->sender || sp->blksize == 0 || sp->io.file_fd >= 0)
+			continue;
+		/* Not below a block per span: a slow pace would hold the
+		 * block's end back past the end of a short test. */
+		chunk = (size_t)(s->rate / 8 * PLACEMENT_PACE_SPAN_US /
+		    1000000);
+		if (chunk > PLACEMENT_BATCH_BYTES)
+			chunk = PLACEMENT_BATCH_BYTES;
+		chunk -= chunk % sp->blksize;
+		if (chunk < sp->blksize)
+			continue;
+#ifdef SO_MAX_PACING_RATE
+		if (setsockopt(sp->socket, SOL_SOCKET, SO_MAX_PACING_RATE,
+			&bytes_s, sizeof(bytes_s)) == -1)
+			continue;
+#else
+		continue;
+#endif
+		sp->xmit_len = chunk;
+		paced++;
+	}
+	if (paced > 0)
+		note_add(test, NOTE_VERBOSE,
+		    "TCP -b: kernel pacing (SO_MAX_PACING_RATE %llu bit/s) on "
+		    "%d sending stream(s), %zu bytes per call",
+		    (unsigned long long)bytes_s * 8, paced,
+		    test->run.streams->xmit_len);
+	return paced;
+}
+
+/* "; N sending stream(s) write B bytes per call" when N > 0, else "". */
+static void
+batch_text(char *buf, size_t len, int batched)
+{
+	buf[0] = '\0';
+	if (batched > 0)
+		(void)snprintf(buf, len, "; %d sending stream(s) write %d bytes "
+		    "per call", batched, PLACEMENT_BATCH_BYTES);
+}
+
+/* The -V line on another host's peer. */
+static void
+plan_elsewhere(struct iperf_test *test)
+{
+	char batch[96];
+
+	batch_text(batch, sizeof(batch), batch_senders(test));
+	note_add(test, NOTE_VERBOSE,
+	    "data path: the peer's address is not local here (another host "
+	    "or network namespace): no same-host paths; SO_RCVLOWAT on every "
+	    "receiving stream%s", batch);
+}
+
+/* What every plan does: nothing placed yet; for a TCP test (not --rr),
+ * kernel pacing, and the other host's plan when the peer is not here.
+ * The number of streams when the peer is here (the same-host plan goes
+ * on), else 0. */
+static int
+plan_common(struct iperf_test *test)
+{
+	struct iperf_stream *sp;
+	int streams = 0;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		sp->w.place_cpu = -1;
 		sp->w.place_follow = 0;
 		streams++;
 	}
+	if (test->proto == NULL || test->proto->id != SOCK_STREAM ||
+	    test->settings.rr || streams == 0)
+		return 0;
+	test->run.peer_here = 0; /* decided again, on connected streams */
+	(void)kernel_pace(test);
+	if (!placement_peer_here(test->run.streams)) {
+		plan_elsewhere(test);
+		return 0;
+	}
+	return streams;
+}
+
+#if defined(HAVE_SCHED_SETAFFINITY) && defined(SO_INCOMING_CPU)
+
+struct placement {
+	cpu_set_t usable; /* the CPUs this process may use */
+};
+
+static int
+wanted(const struct iperf_test *test)
+{
+	const char *env = getenv("IPERF3_PLACEMENT");
+
+	if (env != NULL && strcmp(env, "0") == 0)
+		return 0;
+	if (test->opt->affinity >= 0 || test->settings.server_affinity >= 0)
+		return 0;
+	return 1;
+}
+
+void
+placement_plan(struct iperf_test *test)
+{
+	struct placement *pl;
+	struct iperf_stream *sp;
+	int cpus[CPU_SETSIZE];
+	int n = 0, streams, i;
+	char batch[96];
+
 	placement_release(test);
-	if (!wanted(test))
+	streams = plan_common(test);
+	if (streams == 0)
 		return;
+	if (!wanted(test)) {
+		note_add(test, NOTE_VERBOSE, "data path: same host (the peer's "
+		    "address is local here): not-sent limit on senders; "
+		    "threads not placed (-A or IPERF3_PLACEMENT=0)");
+		return;
+	}
 	pl = calloc(1, sizeof(*pl));
 	if (pl == NULL)
 		return;
@@ -80,24 +204,13 @@ placement_plan(struct iperf_test *test)
 		if (CPU_ISSET((size_t)i, &pl->usable))
 			cpus[n++] = i;
 	}
-	if (n >= 2 && streams < n) {
-		/* Spare CPUs: each sender hands the kernel a batch. */
-		int batched = 0;
-
-		for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-			if (batchable(sp)) {
-				sp->xmit_len = sp->blksize *
-				    (PLACEMENT_BATCH_BYTES / sp->blksize);
-				batched++;
-			}
-		}
-		if (batched > 0)
-			note_add(test, NOTE_DEBUG,
-			    "same-host TCP: %d sending stream(s) write %zu "
-			    "bytes per call (%zu-byte blocks)", batched,
-			    (size_t)PLACEMENT_BATCH_BYTES,
-			    (size_t)DEFAULT_TCP_BLKSIZE);
-	}
+	/* Spare CPUs: each sender hands the kernel a batch. */
+	batch_text(batch, sizeof(batch),
+	    n >= 2 && streams < n ? batch_senders(test) : 0);
+	note_add(test, NOTE_VERBOSE, "data path: same host (the peer's "
+	    "address is local here): not-sent limit on senders%s; threads %s",
+	    batch, n >= 2 && streams >= 2 * n ? "placed on the usable CPUs" :
+	    "left to the scheduler (fewer than two streams per CPU)");
 	if (n < 2 || streams < 2 * n) {
 		free(pl);
 		return;
@@ -163,10 +276,7 @@ placement_plan(struct iperf_test *test)
 {
 	struct iperf_stream *sp;
 
-	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
-		sp->place_cpu = -1;
-		sp->place_follow = 0;
-	}
+	(void)plan_common(test);
 }
 
 void

@@ -48,11 +48,14 @@ MONTHS = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 
 
 # What our output adds by design, on top of 3.21's (docs/iperf3.1): -V names
-# this implementation after the version, and says which of our control
-# connection defaults are in effect; JSON has start.implementation.
+# this implementation after the version, says which of our control
+# connection defaults are in effect, and which data path a test took
+# ("data path: ...", "TCP -b: kernel pacing ...", "UDP receiver: ...");
+# JSON has start.implementation.
 OUR_VERSION = re.compile(r"^(.*iperf [0-9.]+) \(iperf3-compat [^)]*\)$")
 OUR_LINES = re.compile(r"\(default; --(no-cntl-ka: none|snd-timeout 0: the "
-                       r"system setting)\)$")
+                       r"system setting)\)$|^(data path: |TCP -b: kernel "
+                       r"pacing |UDP receiver: after a short read, )")
 
 
 def ours_only_removed(lines):

@@ -15,7 +15,7 @@ server may use are read from /proc/PID/task/TID/status:
     and the test's figures are whole.
 
 With fewer streams than usable CPUs a sender hands the kernel its block
-eight times per call (placement.h); seen in its --debug=2 note and, where
+eight times per call (placement.h); seen in its -V note and, where
 strace can trace, in the sendmsg calls themselves:
 
   - ours to ours forward and -R, our client to a 3.21 server, a 3.21
@@ -248,7 +248,7 @@ BATCH_NOTE = "sending stream(s) write 1048576 bytes per call"
 
 
 def debug_run(args, server=None, client=None, env=None, prefix=()):
-    """A 1-second loopback test with --debug=2 on our ends (text): the
+    """A 1-second loopback test with --debug=2 -V on our ends (text): the
     client's output, the server's, and the client's exit status."""
     port = free_port()
     e = dict(os.environ)
@@ -257,11 +257,11 @@ def debug_run(args, server=None, client=None, env=None, prefix=()):
     client = client or OURS
     sargs = [server, "-s", "-1", "-p", str(port)]
     if server == OURS:
-        sargs.append("--debug=2")
+        sargs += ["--debug=2", "-V"]
     cargs = list(prefix) + [client, "-c", "127.0.0.1", "-p", str(port),
                             "-t", "1"] + args
     if client == OURS:
-        cargs.append("--debug=2")
+        cargs += ["--debug=2", "-V"]
     cli, _, sout, serr = one_test(sargs, cargs, timeout=40, env=e)
     return cli.stdout + cli.stderr, sout + serr, cli.returncode
 

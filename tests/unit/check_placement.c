@@ -311,7 +311,8 @@ START_TEST(batches_only_unpaced_from_memory_default_blocks)
 	test->cfg->opt.affinity = 0; /* -A */
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
 	test->cfg->opt.affinity = -1;
-	ck_assert_int_eq(plan_fresh(1, 1, "192.0.2.1", "192.0.2.2"), 0);
+	/* a peer on another host: every unpaced sender batches */
+	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 1);
 	test->proto = &proto_udp;
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 0);
 	test->proto = &proto_tcp;
@@ -321,10 +322,72 @@ END_TEST
 
 START_TEST(a_remote_peer_is_left_alone)
 {
-	add_streams(2 * ncpu, 2 * ncpu, "192.0.2.1", "192.0.2.2");
+	add_streams(2 * ncpu, 2 * ncpu, "203.0.113.1", "203.0.113.2");
 	placement_plan(test);
 	ck_assert_int_eq(placed(), 0);
 	ck_assert_ptr_null(test->run.place);
+	/* ... but its senders batch, however many streams (-P 8 too) */
+	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
+	ck_assert_int_eq(plan_fresh(2 * ncpu, 2 * ncpu, "203.0.113.1",
+	    "203.0.113.2"), 2 * ncpu);
+	ck_assert_int_eq(plan_fresh(2, 0, "203.0.113.1", "203.0.113.2"), 0);
+}
+END_TEST
+
+/* addr_is_local(): loopback and this namespace's own addresses only. */
+START_TEST(local_addresses_are_this_namespaces_own)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	ck_assert_int_eq(addr("127.0.0.1", &ss, &len), 1);
+	ck_assert_int_eq(addr_is_local(&ss, len), 1);
+	ck_assert_int_eq(addr("::1", &ss, &len), 1);
+	ck_assert_int_eq(addr_is_local(&ss, len), 1);
+	ck_assert_int_eq(addr("::ffff:127.0.0.5", &ss, &len), 1);
+	ck_assert_int_eq(addr_is_local(&ss, len), 1);
+	/* TEST-NET-3 and a documentation IPv6 address: on no interface */
+	ck_assert_int_eq(addr("203.0.113.201", &ss, &len), 1);
+	ck_assert_int_ne(addr_is_local(&ss, len), 1);
+	ck_assert_int_eq(addr("2001:db8::7:7", &ss, &len), 1);
+	ck_assert_int_ne(addr_is_local(&ss, len), 1);
+	ck_assert_int_eq(addr_is_local(&ss, 4), 0); /* cut short */
+}
+END_TEST
+
+/* -b on TCP: kernel pacing where 2 ms of the rate holds a block. */
+START_TEST(paced_senders_hand_the_kernel_spans)
+{
+	struct iperf_stream *sp;
+
+	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
+	test->settings.rate = 4000000000ULL; /* -b 4G: 1 MB per 2 ms */
+	ck_assert_int_eq(plan_fresh(2, 1, "203.0.113.1", "203.0.113.2"), 1);
+	sp = test->run.streams;
+	ck_assert_uint_eq(sp->xmit_len, 7 * DEFAULT_TCP_BLKSIZE);
+#ifdef SO_MAX_PACING_RATE
+	{
+		unsigned long long got = 0;
+		socklen_t len = sizeof(got);
+
+		ck_assert_int_eq(getsockopt(sp->socket, SOL_SOCKET,
+		    SO_MAX_PACING_RATE, &got, &len), 0);
+		ck_assert_uint_eq(got, 4000000000ULL / 8 *
+		    PLACEMENT_PACE_HEADROOM_PCT / 100);
+	}
+#endif
+	ck_assert_uint_eq(sp->next->xmit_len, sp->next->blksize); /* rx */
+	/* same host alike */
+	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 1);
+	/* slower than a block per 2 ms, a /burst, --fq-rate: as before */
+	test->settings.rate = 100000000ULL;
+	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 0);
+	test->settings.rate = 4000000000ULL;
+	test->settings.burst = 10;
+	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 0);
+	test->settings.burst = 0;
+	test->settings.fqrate = 1000000;
+	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 0);
 }
 END_TEST
 
@@ -337,6 +400,7 @@ make_suite(void)
 	tcase_add_test(tc, loopback_and_own_addresses_are_the_same_host);
 	tcase_add_test(tc, other_addresses_are_not);
 	tcase_add_test(tc, same_host_ignores_ports_and_the_mapped_form);
+	tcase_add_test(tc, local_addresses_are_this_namespaces_own);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("plan");
 	tcase_add_checked_fixture(tc, setup, teardown);
@@ -344,6 +408,7 @@ make_suite(void)
 	tcase_add_test(tc, receivers_follow_and_bidir_senders_interleave);
 	tcase_add_test(tc, nothing_placed_when_not_wanted);
 	tcase_add_test(tc, a_remote_peer_is_left_alone);
+	tcase_add_test(tc, paced_senders_hand_the_kernel_spans);
 	tcase_add_test(tc, fewer_streams_than_cpus_send_batches);
 	tcase_add_test(tc, batches_only_unpaced_from_memory_default_blocks);
 	suite_add_tcase(s, tc);
