@@ -41,9 +41,10 @@ struct iperf_stream;
 #define UDP_LINGER_MIN_US 20
 #define UDP_LINGER_HOLD 16
 /* Receive buffer asked for when -w is not given, for this long at the
- * -b rate (unlimited: UDP_RCVBUF_MAX), bounded by the kernel's limit. */
+ * -b rate, at most UDP_RCVBUF_MAX (also when unlimited); bounded by the
+ * kernel's limit unless this process may pass it (proto_udp_setup.c). */
 #define UDP_RCVBUF_SPAN_US 100000
-#define UDP_RCVBUF_MAX (8 * 1024 * 1024)
+#define UDP_RCVBUF_MAX (32 * 1024 * 1024)
 
 #if defined(HAVE_DECL_UDP_SEGMENT) && HAVE_DECL_UDP_SEGMENT
 #define HAVE_UDP_GSO 1

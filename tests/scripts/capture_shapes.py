@@ -50,12 +50,14 @@ MONTHS = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 # What our output adds by design, on top of 3.21's (docs/iperf3.1): -V names
 # this implementation after the version, says which of our control
 # connection defaults are in effect, and which data path a test took
-# ("data path: ...", "TCP -b: kernel pacing ...", "UDP receiver: ...");
+# ("data path: ...", "TCP -b: ...", "UDP receiver: ...", "UDP receive
+# buffer: ..." past rmem_max);
 # JSON has start.implementation.
 OUR_VERSION = re.compile(r"^(.*iperf [0-9.]+) \(iperf3-compat [^)]*\)$")
 OUR_LINES = re.compile(r"\(default; --(no-cntl-ka: none|snd-timeout 0: the "
-                       r"system setting)\)$|^(data path: |TCP -b: kernel "
-                       r"pacing |UDP receiver: after a short read, )")
+                       r"system setting)\)$|^(data path: |TCP -b: \d+ sending "
+                       r"stream|UDP receiver: after a short read, |UDP "
+                       r"receive buffer: \d+ bytes, past )")
 
 
 def ours_only_removed(lines):
