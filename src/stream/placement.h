@@ -55,17 +55,19 @@
  * Either: a TCP sender paced by -b (no /burst) hands the kernel
  * PLACEMENT_PACE_SPAN_US of the rate per call (whole blocks, at most
  * PLACEMENT_BATCH_BYTES) where that is more than one block (the default
- * block: from about 1.05 Gbit/s per stream), instead of waking for every
+ * block: from about 525 Mbit/s per stream), instead of waking for every
  * block; its pacer (pacer.h) still holds the -b average.  Each call's
- * bytes leave together, as 3.21's do at each tick of its 1 ms pacing
- * timer, so the wire is no burstier than stock's.  At -b 4G between two
- * namespaces client + server CPU per Gbit/s went from 12.4 % to 5.9 %
- * (3.21: 9.8-11.8 %), and the whole machine's (/proc/stat) from 12.7 %
- * to 6.1 % (3.21: 9.4-12.5 %; medians of 4 in two alternating runs).
- * Kernel pacing (SO_MAX_PACING_RATE at 110 % of
- * the rate, 2 ms per call) was measured too: the processes' CPU fell as
- * far, but the machine's did not (11.0 %: the pacing timer's work moves
- * into softirq), so it is not used.
+ * bytes leave together: bursts of 2 ms of the rate, where 3.21's 1 ms
+ * pacing timer makes them half as long.  At -b 4G between two namespaces,
+ * medians of 4 in one alternating run, client + server CPU per Gbit/s:
+ * 1 ms spans 7.6 %, 2 ms 4.2 %, 3.21 11.2 %; the whole machine's
+ * (/proc/stat): 7.4 %, 4.8 %, 10.0 % (one block per call before: 12.4 %
+ * and 12.7 % in another run, 3.21 11.8 and 12.5 there).  A receiver's
+ * low-water mark over 500 us in place of 250 us measured no better.
+ * Kernel pacing (SO_MAX_PACING_RATE at 110 % of the rate, 2 ms per call)
+ * was measured too: the processes' CPU fell as far, but the machine's did
+ * not (11.0 %: the pacing timer's work moves into softirq), so it is not
+ * used.
  */
 #ifndef IPERF_PLACEMENT_H
 #define IPERF_PLACEMENT_H
@@ -75,7 +77,7 @@ struct iperf_stream;
 
 #define PLACEMENT_FOLLOW_READS 64
 #define PLACEMENT_BATCH_BYTES (1024 * 1024)
-#define PLACEMENT_PACE_SPAN_US 1000
+#define PLACEMENT_PACE_SPAN_US 2000
 
 /* Is the peer of the test's data connections on this host (sp's
  * addresses decide, once per run)?  1 or 0. */

@@ -9,17 +9,17 @@
   two ns        client and server in two namespaces joined by veth: both
                 ends say "not local here"; -P 2 figures whole (each
                 receiver's SO_RCVLOWAT), the sender batches
-  -b 4G         across the namespaces: 1 ms of the rate per call said on
+  -b 4G         across the namespaces: 2 ms of the rate per call said on
                 -V, the
                 sender holds the rate within 5 % and the receiver gets
                 at least 85 % of it (forward and -R)
-  -b 1G         at most a block per 1 ms: one block per call
+  -b 1G         at most a block per 2 ms: one block per call
   udp linger    -u -b 200M: the server says it lets datagrams queue, no
                 more than 1 % lost, jitter reported; IPERF3_UDP_LINGER=0
                 turns it off; -u -b 0 as root: a 32 MB receive buffer,
                 past net.core.rmem_max
   stock peers   3.12 and 3.21 (where present) across the namespaces, both
-                roles: -P 2, -R -b 4G from our server (1 ms spans), a
+                roles: -P 2, -R -b 4G from our server (2 ms spans), a
                 stock client's -u -b 300M into our lingering receiver
 
 Skips (with the reason) where network namespaces or veth cannot be made.
@@ -40,7 +40,7 @@ OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 SAME = "data path: same host"
 ELSEWHERE = "data path: the peer's address is not local here"
-PACED = "TCP -b: 1 sending stream(s) hand over 393216 bytes (1000 us"
+PACED = "TCP -b: 1 sending stream(s) hand over 917504 bytes (2000 us"
 LINGER = "UDP receiver: after a short read, lets datagrams queue"
 A_C, A_S = "10.234.0.1", "10.234.0.2"
 
@@ -224,7 +224,7 @@ def case_two_ns():
 
 def paced(p, server, client, rev, label):
     """-b 4G -t 2 across the namespaces: the sender within 5 %, the
-    receiver at least 85 %; our sending end says it hands over 1 ms of
+    receiver at least 85 %; our sending end says it hands over 2 ms of
     the rate per call."""
     args = ["-b", "4G", "-J"] + (["-R"] if rev else [])
     ours_sends = (server if rev else client) == OURS
@@ -243,7 +243,7 @@ def paced(p, server, client, rev, label):
     else:  # the -V line is text: one more (1 s) run for it
         said = p.test(server, client, ["-b", "4G", "-V"])[0]
     if ours_sends and PACED not in said:
-        probs.append("our sender did not say its 1 ms spans")
+        probs.append("our sender did not say its 2 ms spans")
     record(label, not probs, "; ".join(probs) or
            (f"received {figures(doc, 2)[1]:.3f} Gbit/s" if doc else ""))
 
@@ -253,13 +253,13 @@ def case_paced():
     if p is None:
         return
     try:
-        paced(p, OURS, OURS, False, "-b 4G across namespaces: 1 ms spans")
+        paced(p, OURS, OURS, False, "-b 4G across namespaces: 2 ms spans")
         paced(p, OURS, OURS, True, "-R -b 4G: our server's sender's spans")
         cout, _, rc = p.test(OURS, OURS, ["-b", "1G", "-V"])
         probs = [] if rc == 0 else [f"client exit {rc}"]
         if "TCP -b:" in cout:
             probs.append("spans at 1G")
-        record("-b 1G: one block per call (a block per 1 ms)", not probs,
+        record("-b 1G: one block per call (a block per 2 ms)", not probs,
                "; ".join(probs))
     finally:
         p.close()
@@ -334,7 +334,7 @@ def case_stock():
                 record(f"{who}: -P 2 across namespaces", not probs,
                        "; ".join(probs))
             paced(p, OURS, path, True,
-                  f"{ver} client -R -b 4G from our server: 1 ms spans")
+                  f"{ver} client -R -b 4G from our server: 2 ms spans")
             udp(p, OURS, path, f"{ver} client -u -b 200M into our "
                 "lingering receiver")
     finally:

@@ -355,23 +355,23 @@ START_TEST(local_addresses_are_this_namespaces_own)
 }
 END_TEST
 
-/* -b on TCP: 1 ms of the rate per call where that is over a block. */
+/* -b on TCP: 2 ms of the rate per call where that is over a block. */
 START_TEST(paced_senders_hand_the_kernel_spans)
 {
 	struct iperf_stream *sp;
 
 	test->settings.blksize = DEFAULT_TCP_BLKSIZE;
-	test->settings.rate = 4000000000ULL; /* -b 4G: 500 kB per 1 ms */
+	test->settings.rate = 4000000000ULL; /* -b 4G: 1 MB per 2 ms */
 	ck_assert_int_eq(plan_fresh(2, 1, "203.0.113.1", "203.0.113.2"), 1);
 	sp = test->run.streams;
-	ck_assert_uint_eq(sp->xmit_len, 3 * DEFAULT_TCP_BLKSIZE);
+	ck_assert_uint_eq(sp->xmit_len, 7 * DEFAULT_TCP_BLKSIZE);
 	ck_assert_uint_eq(sp->next->xmit_len, sp->next->blksize); /* rx */
 	/* same host alike; 20G: capped at PLACEMENT_BATCH_BYTES */
 	ck_assert_int_eq(plan_fresh(1, 1, "127.0.0.1", "127.0.0.1"), 1);
 	test->settings.rate = 20000000000ULL;
 	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 1);
 	ck_assert_uint_eq(test->run.streams->xmit_len, PLACEMENT_BATCH_BYTES);
-	/* at most a block per 1 ms (1G), a /burst: one block per call */
+	/* at most a block per 2 ms (1G), a /burst: one block per call */
 	test->settings.rate = 1000000000ULL;
 	ck_assert_int_eq(plan_fresh(1, 1, "203.0.113.1", "203.0.113.2"), 0);
 	test->settings.rate = 4000000000ULL;
