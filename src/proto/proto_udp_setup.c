@@ -243,15 +243,14 @@ rcvbuf_for_rate(struct iperf_stream *sp)
 		sizeof(want)) == 0) {
 		have = udp_get_buf(sp->socket, SO_RCVBUF);
 		note_add(sp->test, NOTE_VERBOSE, "UDP receive buffer: %d "
-		    "bytes, past net.core.rmem_max (SO_RCVBUFFORCE)",
+		    "bytes, past net.core.rmem_max",
 		    have >= 0 ? have / 2 : want);
 	}
 #endif
 	if (have >= 0 && have / 2 < want)
 		note_add(sp->test, NOTE_VERBOSE,
 		    "UDP receive buffer: asked for %d bytes, the system allows %d "
-		    "(net.core.rmem_max); a larger -w or rmem_max avoids loss "
-		    "in this host", want, have / 2);
+		    "(net.core.rmem_max)", want, have / 2);
 }
 
 /* Batched receiver at a known rate with kernel arrival times: how long
@@ -274,8 +273,7 @@ linger_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	    hold_us >= UDP_LINGER_MIN_US ? (uint64_t)hold_us : 0;
 	if (c->linger_us > 0 && sp == sp->test->run.streams)
 		note_add(sp->test, NOTE_VERBOSE, "UDP receiver: after a short "
-		    "read, lets datagrams queue for %llu us (kernel arrival "
-		    "times keep each datagram's own)",
+		    "read, lets datagrams queue for %llu us",
 		    (unsigned long long)c->linger_us);
 }
 

@@ -88,8 +88,8 @@ pace_spans(struct iperf_test *test)
 	}
 	if (paced > 0)
 		note_add(test, NOTE_VERBOSE,
-		    "TCP -b: %d sending stream(s) hand over %zu bytes (%d us "
-		    "of the rate) per call", paced, test->run.streams->xmit_len,
+		    "TCP -b: %d sending stream(s) hand over %zu bytes (%d us)",
+		    paced, test->run.streams->xmit_len,
 		    PLACEMENT_PACE_SPAN_US);
 	return paced;
 }
@@ -111,10 +111,8 @@ plan_elsewhere(struct iperf_test *test)
 	char batch[96];
 
 	batch_text(batch, sizeof(batch), batch_senders(test));
-	note_add(test, NOTE_VERBOSE,
-	    "data path: the peer's address is not local here (another host "
-	    "or network namespace): no same-host paths; SO_RCVLOWAT on every "
-	    "receiving stream%s", batch);
+	note_add(test, NOTE_VERBOSE, "data path: the peer's address is not "
+	    "local here: SO_RCVLOWAT on every receiver%s", batch);
 }
 
 /* What every plan does: nothing placed yet; for a TCP test (not --rr),
@@ -146,6 +144,15 @@ plan_common(struct iperf_test *test)
 
 #if defined(HAVE_SCHED_SETAFFINITY) && defined(SO_INCOMING_CPU)
 
+/* The -V line on a peer on this host. */
+static void
+same_host_note(struct iperf_test *test, const char *batch,
+    const char *threads)
+{
+	note_add(test, NOTE_VERBOSE, "data path: same host: not-sent "
+	    "limit%s; threads %s", batch, threads);
+}
+
 struct placement {
 	cpu_set_t usable; /* the CPUs this process may use */
 };
@@ -176,9 +183,7 @@ placement_plan(struct iperf_test *test)
 	if (streams == 0)
 		return;
 	if (!wanted(test)) {
-		note_add(test, NOTE_VERBOSE, "data path: same host (the peer's "
-		    "address is local here): not-sent limit on senders; "
-		    "threads not placed (-A or IPERF3_PLACEMENT=0)");
+		same_host_note(test, "", "not placed");
 		return;
 	}
 	pl = calloc(1, sizeof(*pl));
@@ -195,10 +200,8 @@ placement_plan(struct iperf_test *test)
 	/* Spare CPUs: each sender hands the kernel a batch. */
 	batch_text(batch, sizeof(batch),
 	    n >= 2 && streams < n ? batch_senders(test) : 0);
-	note_add(test, NOTE_VERBOSE, "data path: same host (the peer's "
-	    "address is local here): not-sent limit on senders%s; threads %s",
-	    batch, n >= 2 && streams >= 2 * n ? "placed on the usable CPUs" :
-	    "left to the scheduler (fewer than two streams per CPU)");
+	same_host_note(test, batch, n >= 2 && streams >= 2 * n ? "placed" :
+	    "unplaced");
 	if (n < 2 || streams < 2 * n) {
 		free(pl);
 		return;
