@@ -110,9 +110,9 @@ addr_is_local(const struct sockaddr_storage *a, socklen_t alen)
 {
 	unsigned char ha[16];
 	size_t na = host_bytes(a, alen, ha);
-	int found = 0;
 #ifdef HAVE_GETIFADDRS
 	struct ifaddrs *list, *i;
+	int found = 0;
 #endif
 
 	if (na == 0)
