@@ -125,6 +125,17 @@ if HAVE_RPM
 	%reldir%/server/server_rpm.c %reldir%/server/server_rpm.h \
 	%reldir%/report/report_rpm.c
 endif
+# --multicast and --isochronous share the datagram extension
+if HAVE_DGX
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/proto/dgram_ext.c %reldir%/proto/dgram_ext.h \
+	%reldir%/options/options_apply_mcast.c
+endif
+if HAVE_MULTICAST
+if !HAVE_OPERATOR
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/net/cidr.c
+endif
+endif
 if HAVE_PEERIVAL
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/peer_ival.c
 endif
@@ -132,6 +143,8 @@ if HAVE_PLOT
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/report/report_plot.c \
 	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
 endif
+EXTRA_DIST += %reldir%/proto/dgram_ext.c %reldir%/proto/dgram_ext.h \
+	%reldir%/options/options_apply_mcast.c
 EXTRA_DIST += %reldir%/report/report_owd.c %reldir%/measure/clockoff.c \
 	%reldir%/measure/clockoff.h
 EXTRA_DIST += %reldir%/report/report_csv.c %reldir%/report/report_metrics.c \

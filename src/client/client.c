@@ -144,7 +144,12 @@ client_create_streams(struct iperf_test *test)
 	/* --rr, --latency: a server that did not confirm them is stock. */
 	if ((ext_client_wants(test) & EXT_NEEDS_CONFIRM) &&
 	    !test->run.cli.ext_confirmed)
-		return iperf_fail(test, IENOTCOMPAT, 0);
+		return iperf_fail(test,
+#if defined(HAVE_MULTICAST) || defined(HAVE_ISOCHRONOUS)
+		    (ext_client_wants(test) & (EXT_MCAST | EXT_ISO)) ?
+		    IENOTCOMPATMC :
+#endif
+		    IENOTCOMPAT, 0);
 	test->run.state = CREATE_STREAMS;
 	if (!test->opt->latency)
 		return client_connect_streams(test);

@@ -1,12 +1,16 @@
 /* ext.c - negotiation of our extensions (see ext.h). */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include <cjson/cJSON.h>
 
+#include "addr.h"
 #include "ext.h"
+#include "util.h"
 #include "iperf.h"
 #include "iperf_error.h"
 #include "proto_ops.h"
@@ -37,6 +41,12 @@ static const struct ext_name {
 #endif
 #ifdef HAVE_PEERIVAL
 	{ "peer_intervals", EXT_PEER_IVAL },
+#endif
+#ifdef HAVE_MULTICAST
+	{ "multicast", EXT_MCAST }, /* a server without it never confirms it */
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	{ "isochronous", EXT_ISO }, /* a server without it never confirms it */
 #endif
 };
 
@@ -98,6 +108,17 @@ ext_client_wants(const struct iperf_test *test)
 	if (s->rpm)
 		want = (want & ~EXT_STATS) | EXT_RPM;
 #endif
+#ifdef HAVE_MULTICAST
+	/* --multicast: the server joins the group; no offload (every
+	 * datagram carries the extension, dgram_ext.h) */
+	if (s->mcast_group != NULL)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_MCAST;
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	/* --isochronous: frames, each datagram alone */
+	if (s->iso)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_ISO;
+#endif
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;
@@ -110,6 +131,48 @@ ext_client_wants(const struct iperf_test *test)
 		want |= EXT_PEER_IVAL;
 #endif
 	return want;
+}
+
+/* --multicast and --isochronous: their settings in the object. */
+static int
+ext_encode_dgx(const struct iperf_test *test, unsigned int want, cJSON *o)
+{
+	const struct iperf_settings *s = &test->settings;
+	cJSON *m;
+	char id[20];
+
+	(void)s;
+	(void)m;
+	(void)id;
+	(void)want;
+	(void)o;
+#ifdef HAVE_MULTICAST
+	if (want & EXT_MCAST) {
+		m = cJSON_AddObjectToObject(o, "multicast");
+		(void)snprintf(id, sizeof(id), "%016llx",
+		    (unsigned long long)s->mcast_test_id);
+		if (m == NULL ||
+		    cJSON_AddStringToObject(m, "group", s->mcast_group) == NULL ||
+		    (s->mcast_source != NULL && cJSON_AddStringToObject(m,
+			"source", s->mcast_source) == NULL) ||
+		    cJSON_AddNumberToObject(m, "ttl", s->mcast_ttl) == NULL ||
+		    cJSON_AddStringToObject(m, "test_id", id) == NULL)
+			return -1;
+	}
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	if (want & EXT_ISO) {
+		m = cJSON_AddObjectToObject(o, "isochronous");
+		if (m == NULL ||
+		    cJSON_AddNumberToObject(m, "fps", s->iso_fps) == NULL ||
+		    cJSON_AddNumberToObject(m, "mean", (double)s->iso_mean) ==
+			NULL ||
+		    cJSON_AddNumberToObject(m, "stddev", (double)s->iso_stddev) ==
+			NULL)
+			return -1;
+	}
+#endif
+	return 0;
 }
 
 int
@@ -141,6 +204,8 @@ ext_encode(const struct iperf_test *test, cJSON *params)
 	}
 	if ((want & EXT_RR) && cJSON_AddNumberToObject(o, "rr_response",
 				   test->settings.rr_response) == NULL)
+		return -1;
+	if (ext_encode_dgx(test, want, o) == -1)
 		return -1;
 #ifdef HAVE_PEERIVAL
 	if ((want & EXT_PEER_IVAL) && cJSON_AddNumberToObject(o, "interval",
@@ -184,6 +249,80 @@ ext_decode(const cJSON *params)
 	return want;
 }
 
+#ifdef HAVE_MULTICAST
+/* A numeric address of the family wanted (AF_UNSPEC: either), group or
+ * not as asked; its text copied into *out. */
+static int
+dgx_addr(const cJSON *m, const char *key, int group, char **out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, key);
+	struct sockaddr_storage ss;
+	socklen_t len;
+
+	if (!cJSON_IsString(v) || v->valuestring == NULL ||
+	    strlen(v->valuestring) > 64 ||
+	    addr_parse_numeric(v->valuestring, 0, &ss, &len) == -1 ||
+	    addr_is_multicast(&ss) != group)
+		return -1;
+	*out = str_dup(v->valuestring);
+	return *out == NULL ? -1 : 0;
+}
+#endif
+
+/* --multicast and --isochronous: the settings the client sent; -1 with
+ * IERECVPARAMS for a malformed one. */
+static int
+ext_decode_dgx(struct iperf_test *test, const cJSON *o)
+{
+	struct iperf_settings *s = &test->settings;
+	const cJSON *m, *n;
+
+	(void)s;
+	(void)m;
+	(void)n;
+	(void)o;
+#ifdef HAVE_MULTICAST
+	free(s->mcast_group);
+	free(s->mcast_source);
+	s->mcast_group = s->mcast_source = NULL;
+	if (s->ext_want & EXT_MCAST) {
+		m = cJSON_GetObjectItemCaseSensitive(o, "multicast");
+		n = cJSON_GetObjectItemCaseSensitive(m, "ttl");
+		if (dgx_addr(m, "group", 1, &s->mcast_group) == -1 ||
+		    (cJSON_GetObjectItemCaseSensitive(m, "source") != NULL &&
+			dgx_addr(m, "source", 0, &s->mcast_source) == -1) ||
+		    !cJSON_IsNumber(n) || n->valuedouble < 1 ||
+		    n->valuedouble > 255)
+			return iperf_fail(test, IERECVPARAMS, 0);
+		s->mcast_ttl = (int)n->valuedouble;
+		n = cJSON_GetObjectItemCaseSensitive(m, "test_id");
+		s->mcast_test_id = cJSON_IsString(n) && n->valuestring != NULL ?
+		    strtoull(n->valuestring, NULL, 16) : 0;
+	}
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	s->iso = (s->ext_want & EXT_ISO) != 0;
+	if (s->iso) {
+		const cJSON *f, *mean, *sd;
+
+		m = cJSON_GetObjectItemCaseSensitive(o, "isochronous");
+		f = cJSON_GetObjectItemCaseSensitive(m, "fps");
+		mean = cJSON_GetObjectItemCaseSensitive(m, "mean");
+		sd = cJSON_GetObjectItemCaseSensitive(m, "stddev");
+		if (!cJSON_IsNumber(f) || !(f->valuedouble >= 1) ||
+		    f->valuedouble > 1000 || !cJSON_IsNumber(mean) ||
+		    !(mean->valuedouble >= 1) || mean->valuedouble > 1e13 ||
+		    !cJSON_IsNumber(sd) || !(sd->valuedouble >= 0) ||
+		    sd->valuedouble > 1e13)
+			return iperf_fail(test, IERECVPARAMS, 0);
+		s->iso_fps = f->valuedouble;
+		s->iso_mean = (uint64_t)mean->valuedouble;
+		s->iso_stddev = (uint64_t)sd->valuedouble;
+	}
+#endif
+	return 0;
+}
+
 int
 ext_decode_settings(struct iperf_test *test, const cJSON *params)
 {
@@ -208,6 +347,8 @@ ext_decode_settings(struct iperf_test *test, const cJSON *params)
 	else
 		test->settings.ext_want &= ~EXT_PEER_IVAL;
 #endif
+	if (ext_decode_dgx(test, o) == -1)
+		return -1;
 	if (!test->settings.rr)
 		return 0;
 	n = cJSON_GetObjectItemCaseSensitive(o, "rr_response");

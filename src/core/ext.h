@@ -90,8 +90,11 @@ struct cJSON;
 #define EXT_OWD (1u << 6)
 #define EXT_RPM (1u << 7)
 #define EXT_PEER_IVAL (1u << 8)
+#define EXT_MCAST (1u << 9)
+#define EXT_ISO (1u << 10)
 /* Features our client runs only once the server confirmed them. */
-#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD | EXT_RPM)
+#define EXT_NEEDS_CONFIRM (EXT_RR | EXT_LATENCY | EXT_OWD | EXT_RPM | \
+	EXT_MCAST | EXT_ISO)
 /* Control byte of that confirmation (never sent by stock iperf3). */
 #define EXT_STATE_CONFIRM 100
 /* latency: the probe's request and answer on the control connection

@@ -158,6 +158,25 @@ struct iperf_settings {
 	 * (stream/rpm_stream.h) */
 	int rpm;
 #endif
+#ifdef HAVE_MULTICAST
+	/* --multicast (ext.h EXT_MCAST): a UDP upload to a group, which
+	 * the server joins; the group and --ssm-source as numeric
+	 * addresses, the TTL / hop limit, the client's id of the test
+	 * (in every datagram, dgram_ext.h) */
+	char *mcast_group;
+	char *mcast_source;
+	int mcast_ttl;
+	uint64_t mcast_test_id;
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	/* --isochronous FPS:MEAN,STDDEV (ext.h EXT_ISO): frames at FPS a
+	 * second, sizes log-normal with this mean and deviation (bits/s) */
+	int iso;
+#define ISO_DEFAULT_FPS 60.0
+#define ISO_DEFAULT_MEAN 20000000ULL /* 20m */
+	double iso_fps;
+	uint64_t iso_mean, iso_stddev;
+#endif
 #ifdef HAVE_PEERIVAL
 	/* server: the client's -i, for peer_intervals (ext.h): the
 	 * intervals are taken at it instead of at this server's -i */
@@ -246,6 +265,12 @@ struct iperf_local {
 	double accept_burst;    /* its bucket */
 	char *audit_log;        /* --audit-log FILE, "-" = stdout */
 	char *metrics_listen;   /* --metrics-listen [ADDR:]PORT */
+#ifdef HAVE_MULTICAST
+	/* ---- multicast receivers (server/mcast_*.c) */
+	char **mcast_allow;     /* --multicast-allow GROUP|CIDR, in order */
+	int mcast_allow_count;
+	char *mcast_listen;     /* --multicast-listen GROUP (no control) */
+#endif
 #ifdef HAVE_EXPORTER
 	/* ---- the exporter (exporter/: --exporter, the role 'e') */
 	char *exporter_listen;        /* --exporter [ADDR:]PORT */

@@ -166,6 +166,13 @@ static const struct error_text error_texts[] = {
 #ifdef HAVE_EXPORTER
 	{ IEEXPORTER, SFX_NONE, "an option cannot be used with --exporter" },
 #endif
+#if defined(HAVE_MULTICAST) || defined(HAVE_ISOCHRONOUS)
+	{ IEMCAST, SFX_NONE, "invalid multicast option" },
+	{ IEMCASTDENIED, SFX_NONE, "the server does not allow this multicast group (see its --multicast-allow); nothing was sent" },
+	{ IEMCASTJOIN, SFX_ALWAYS, "unable to join the multicast group" },
+	{ IEISO, SFX_NONE, "invalid --isochronous option" },
+	{ IENOTCOMPATMC, SFX_NONE, "the server does not do --multicast or --isochronous (it is not iperf3-compat, or an older one); nothing was sent" },
+#endif
 #if defined(HAVE_OWD) && defined(HAVE_RPM)
 	{ IENOTCOMPAT, SFX_NONE, "the server does not do --rr, --latency, --owd or --rpm (it is not iperf3-compat, or an older one); nothing was sent" },
 #elif defined(HAVE_OWD)
@@ -210,6 +217,10 @@ iperf_error_format(const struct iperf_err_state *e, char *buf, size_t len)
 	if ((e->code == IERRCONFLICT || e->code == IESERVEROPT
 #ifdef HAVE_EXPORTER
 	    || e->code == IEEXPORTER
+#endif
+#if defined(HAVE_MULTICAST) || defined(HAVE_ISOCHRONOUS)
+	    || e->code == IEMCAST || e->code == IEISO ||
+	    (e->code == IEMCASTJOIN && e->sys_errno == 0)
 #endif
 	    ) && e->arg[0] != '\0') {
 		(void)snprintf(buf, len, "%s", e->arg);

@@ -344,6 +344,10 @@ test_delete(struct iperf_test *test)
 	free(s->congestion);
 	free(s->authtoken);
 	free(s->client_version);
+#ifdef HAVE_MULTICAST
+	free(s->mcast_group);
+	free(s->mcast_source);
+#endif
 	config_unref(test->cfg);
 	pthread_mutex_destroy(&test->limit_lock);
 	pthread_mutex_destroy(&test->print_lock);

@@ -49,6 +49,12 @@ config_free_strings(struct iperf_local *o)
 	free(o->audit_log);
 	free(o->metrics_listen);
 #endif
+#ifdef HAVE_MULTICAST
+	for (i = 0; i < o->mcast_allow_count; i++)
+		free(o->mcast_allow[i]);
+	free(o->mcast_allow);
+	free(o->mcast_listen);
+#endif
 #ifdef HAVE_EXPORTER
 	for (i = 0; i < o->exporter_allow_count; i++)
 		free(o->exporter_allow[i]);

@@ -577,7 +577,22 @@ enum {
 	IESERVEROPT = 410,
 	/* extension: --exporter with -s or -c, or with an option it does
 	 * not take */
-	IEEXPORTER = 411
+	IEEXPORTER = 411,
+	/* extension: --multicast, --ttl, --ssm-source, --multicast-listen or
+	 * --multicast-allow given a value or a combination they cannot take */
+	IEMCAST = 412,
+	/* extension: the server does not allow the group (its
+	 * --multicast-allow) */
+	IEMCASTDENIED = 413,
+	/* extension: the group could not be joined (no route, no
+	 * interface...) */
+	IEMCASTJOIN = 414,
+	/* extension: --isochronous given a value or a combination it cannot
+	 * take */
+	IEISO = 415,
+	/* extension: --multicast or --isochronous, and the server is a
+	 * stock iperf3 (or ours without them) */
+	IENOTCOMPATMC = 416
 };
 
 #ifdef __cplusplus

@@ -155,3 +155,42 @@ addr_peer_here(const struct sockaddr_storage *local, socklen_t llen,
 		return 1;
 	return addr_is_local(remote, rlen) == 1;
 }
+
+#if defined(HAVE_MULTICAST) || defined(HAVE_ISOCHRONOUS)
+int
+addr_parse_numeric(const char *text, int port, struct sockaddr_storage *ss,
+    socklen_t *len)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, text, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons((uint16_t)port);
+		*len = sizeof(*s4);
+		return 0;
+	}
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET6, text, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons((uint16_t)port);
+		*len = sizeof(*s6);
+		return 0;
+	}
+	return -1;
+}
+
+int
+addr_is_multicast(const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
+
+	if (ss->ss_family == AF_INET)
+		return IN_MULTICAST(ntohl(s4->sin_addr.s_addr)) ? 1 : 0;
+	if (ss->ss_family == AF_INET6)
+		return IN6_IS_ADDR_MULTICAST(&s6->sin6_addr) ? 1 : 0;
+	return 0;
+}
+#endif

@@ -37,4 +37,13 @@ int addr_is_local(const struct sockaddr_storage *a, socklen_t alen);
 int addr_peer_here(const struct sockaddr_storage *local, socklen_t llen,
     const struct sockaddr_storage *remote, socklen_t rlen);
 
+#if defined(HAVE_MULTICAST) || defined(HAVE_ISOCHRONOUS)
+/* A numeric IPv4 or IPv6 address with a port into *ss (*len its size);
+ * 0, or -1 for anything else (no name lookups). */
+int addr_parse_numeric(const char *text, int port,
+    struct sockaddr_storage *ss, socklen_t *len);
+/* 1 if the address is a multicast group (224.0.0.0/4, ff00::/8). */
+int addr_is_multicast(const struct sockaddr_storage *ss);
+#endif
+
 #endif /* IPERF_ADDR_H */

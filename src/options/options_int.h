@@ -223,6 +223,16 @@ enum opt_id {
 #ifdef HAVE_RPM
 	OPT_ID_RPM,
 #endif
+#ifdef HAVE_MULTICAST
+	OPT_ID_MULTICAST,
+	OPT_ID_TTL,
+	OPT_ID_SSM_SOURCE,
+	OPT_ID_MULTICAST_ALLOW,
+	OPT_ID_MULTICAST_LISTEN,
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	OPT_ID_ISOCHRONOUS,
+#endif
 	OPT_ID_DEBUG,
 	OPT_ID_HELP,
 	OPT_ID_COUNT
@@ -324,6 +334,14 @@ opt_apply_fn opt_apply_port, opt_apply_format, opt_apply_interval,
     opt_apply_debug, opt_apply_help;
 #ifdef HAVE_RPM
 opt_apply_fn opt_apply_rpm;
+#endif
+/* options_apply_mcast.c: --multicast and its receivers */
+#ifdef HAVE_MULTICAST
+opt_apply_fn opt_apply_multicast, opt_apply_ttl, opt_apply_ssm_source,
+    opt_apply_multicast_allow, opt_apply_multicast_listen;
+#endif
+#ifdef HAVE_ISOCHRONOUS
+opt_apply_fn opt_apply_isochronous;
 #endif
 /* options_apply_exporter.c: the exporter (--disable-exporter) */
 opt_apply_fn opt_apply_exporter_allow, opt_apply_exporter_max_period,

@@ -163,6 +163,21 @@ const struct opt_row options_table[] = {
 #ifdef HAVE_RPM
 	{ "rpm", L(OPT_ID_RPM), NO, 1, OPT_ID_RPM, C, 1, opt_apply_rpm },
 #endif
+#ifdef HAVE_MULTICAST
+	{ "multicast", L(OPT_ID_MULTICAST), REQ, 1, OPT_ID_MULTICAST, C, 1,
+	    opt_apply_multicast },
+	{ "ttl", L(OPT_ID_TTL), REQ, 1, OPT_ID_TTL, C, 1, opt_apply_ttl },
+	{ "ssm-source", L(OPT_ID_SSM_SOURCE), REQ, 1, OPT_ID_SSM_SOURCE, C, 1,
+	    opt_apply_ssm_source },
+	{ "multicast-allow", L(OPT_ID_MULTICAST_ALLOW), REQ, 1,
+	    OPT_ID_MULTICAST_ALLOW, S, 1, opt_apply_multicast_allow },
+	{ "multicast-listen", L(OPT_ID_MULTICAST_LISTEN), REQ, 1,
+	    OPT_ID_MULTICAST_LISTEN, S, 1, opt_apply_multicast_listen },
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	{ "isochronous", L(OPT_ID_ISOCHRONOUS), OPT, 1, OPT_ID_ISOCHRONOUS, C, 1,
+	    opt_apply_isochronous },
+#endif
 	{ "csv", L(OPT_ID_CSV), NO, OPT_HAVE_CSV, OPT_ID_CSV, B, 1, opt_apply_csv },
 	{ "plot", L(OPT_ID_PLOT), REQ, OPT_HAVE_PLOT, OPT_ID_PLOT, B, 1,
 	    opt_apply_plot },

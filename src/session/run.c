@@ -68,6 +68,10 @@ test_settings_defaults(struct iperf_test *test)
 	free(s->congestion);
 	free(s->authtoken);
 	free(s->client_version);
+#ifdef HAVE_MULTICAST
+	free(s->mcast_group);
+	free(s->mcast_source);
+#endif
 	memset(s, 0, sizeof(*s));
 	s->protocol_id = SOCK_STREAM;
 	test->proto = &proto_tcp;

@@ -1,0 +1,54 @@
+/* dgram_ext.c - the datagram extension (see dgram_ext.h). */
+#include "config.h"
+
+#include <string.h>
+
+#include "bytes.h"
+#include "dgram_ext.h"
+#include "banned.h"
+
+static const unsigned char dgx_magic[4] = { 'i', '3', 'x', '1' };
+
+int
+dgram_ext_encode(unsigned char *buf, size_t len, size_t hdr_len,
+    const struct dgram_ext *x)
+{
+	unsigned char *p = buf + hdr_len;
+
+	if (len < hdr_len || len - hdr_len < DGX_LEN)
+		return -1;
+	memcpy(p, dgx_magic, sizeof(dgx_magic));
+	put_be32(p + 4, x->flags);
+	put_be64(p + 8, x->test_id);
+	put_be64(p + 16, x->start_us);
+	put_be32(p + 24, x->duration_ms);
+	put_be32(p + 28, x->frame_id);
+	put_be64(p + 32, x->sent_us);
+	put_be32(p + 40, x->frame_bytes);
+	put_be32(p + 44, x->frame_off);
+	put_be64(p + 48, x->total_pkts);
+	put_be64(p + 56, x->total_bytes);
+	return 0;
+}
+
+int
+dgram_ext_decode(const unsigned char *buf, size_t len, size_t hdr_len,
+    struct dgram_ext *x)
+{
+	const unsigned char *p = buf + hdr_len;
+
+	if (len < hdr_len || len - hdr_len < DGX_LEN ||
+	    memcmp(p, dgx_magic, sizeof(dgx_magic)) != 0)
+		return -1;
+	x->flags = get_be32(p + 4);
+	x->test_id = get_be64(p + 8);
+	x->start_us = get_be64(p + 16);
+	x->duration_ms = get_be32(p + 24);
+	x->frame_id = get_be32(p + 28);
+	x->sent_us = get_be64(p + 32);
+	x->frame_bytes = get_be32(p + 40);
+	x->frame_off = get_be32(p + 44);
+	x->total_pkts = get_be64(p + 48);
+	x->total_bytes = get_be64(p + 56);
+	return 0;
+}
