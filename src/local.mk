@@ -132,6 +132,7 @@ if HAVE_DGX
 	%reldir%/options/options_apply_mcast.c
 endif
 if HAVE_MULTICAST
+%canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto/proto_udp_mcast.c
 if !HAVE_OPERATOR
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/net/cidr.c
 endif
@@ -144,6 +145,7 @@ if HAVE_PLOT
 	%reldir%/report/plot.c %reldir%/report/plot_data.c %reldir%/report/plot_fmt.c
 endif
 EXTRA_DIST += %reldir%/proto/dgram_ext.c %reldir%/proto/dgram_ext.h \
+	%reldir%/proto/proto_udp_mcast.c \
 	%reldir%/options/options_apply_mcast.c
 EXTRA_DIST += %reldir%/report/report_owd.c %reldir%/measure/clockoff.c \
 	%reldir%/measure/clockoff.h

@@ -411,6 +411,10 @@ struct run_server {
 	struct rpm_foreign *rpm_foreign; /* --rpm foreign probes being read
 					  * (server_rpm.c) */
 #endif
+#ifdef HAVE_MULTICAST
+	uint64_t mcast_join_us; /* --multicast: when it joined the group
+				 * (CLOCK_REALTIME) */
+#endif
 };
 
 /* report/: the documents and sinks being written. */

@@ -93,6 +93,10 @@ struct iperf_proto_ops {
 	ssize_t (*recv)(struct iperf_stream *sp);
 	/* End of the omit period (under sp->lock); optional. */
 	void (*omit_reset)(struct iperf_stream *sp);
+	/* A sender's worker is done sending (the test's end, a count
+	 * reached): what the transport sends after the data (--multicast:
+	 * end markers); optional. */
+	void (*send_end)(struct iperf_stream *sp);
 };
 
 #endif /* IPERF_PROTO_OPS_H */

@@ -366,6 +366,9 @@ check_dgx(struct iperf_test *test)
 			{ s->rr, "cannot be used with --rr" },
 			{ test->cfg->opt.gsro, "cannot be used with --gsro" },
 			{ small, "needs -l of at least 80 bytes" },
+#ifdef HAVE_ISOCHRONOUS
+			{ s->iso, "cannot be used with --isochronous" },
+#endif
 		};
 		struct sockaddr_storage g, src;
 		socklen_t len;

@@ -63,4 +63,12 @@ int proto_def_accept(struct iperf_test *test, int listen_fd, int *family);
  * with the test's error set (a refused option's, if one was). */
 int proto_def_dial(struct iperf_test *test, const struct net_dial_args *a);
 
+#ifdef HAVE_MULTICAST
+/* --multicast, server (proto_udp_mcast.c): a socket bound to the group
+ * and the port, joined (with the source of --ssm-source); -1 with
+ * IEMCASTDENIED (not in --multicast-allow), IEMCASTJOIN or IERECVPARAMS
+ * on the test. */
+int udp_mcast_join(struct iperf_test *test);
+#endif
+
 #endif /* IPERF_PROTO_H */

@@ -184,6 +184,40 @@ await_reply(struct iperf_test *test, int fd, int first)
 	return iperf_fail(test, IESTREAMREAD, EPROTO);
 }
 
+#ifdef HAVE_MULTICAST
+/* --multicast: udp_sockopts, then the group's (proto_udp_mcast.c). */
+static int
+udp_mcast_sockopts(int fd, int family, void *arg)
+{
+	struct sockopt_call *call = arg;
+
+	if (udp_sockopts(fd, family, arg) == -1)
+		return -1;
+	return udp_mcast_client_opts(call->test, fd, family);
+}
+
+/* --multicast: a socket connected to the group; no hello (nobody
+ * answers for a group). */
+static int
+udp_connect_group(struct iperf_test *test, struct net_dial_args *a)
+{
+	int gai = 0, fd;
+	struct sockopt_call *call = a->setopts_arg;
+
+	a->server = test->settings.mcast_group;
+	a->setopts = udp_mcast_sockopts;
+	fd = net_dial(a, &gai);
+	if (fd == -1) {
+		if (call->fail.code != 0)
+			return sockopt_fail_test(test, &call->fail);
+		if (gai == 0)
+			return iperf_fail(test, IEMCASTJOIN, errno);
+		return iperf_fail_net(test, IESTREAMCONNECT, gai);
+	}
+	return fd;
+}
+#endif
+
 static int
 udp_connect(struct iperf_test *test, int index)
 {
@@ -203,6 +237,10 @@ udp_connect(struct iperf_test *test, int index)
 	a.setopts = udp_sockopts;
 	a.setopts_arg = &call;
 	a.stop = &test->interrupted;
+#ifdef HAVE_MULTICAST
+	if (test->settings.mcast_group != NULL)
+		return udp_connect_group(test, &a);
+#endif
 	fd = net_dial(&a, &gai);
 	if (fd == -1) {
 		if (call.fail.code != 0)
@@ -366,6 +404,9 @@ udp_stream_init(struct iperf_stream *sp)
 	udp_acct_init(&c->acct);
 	c->next_seq = 1;
 	c->counters64 = sp->test->settings.udp_counters_64bit;
+#ifdef HAVE_MULTICAST
+	c->mcast = sp->test->settings.mcast_group != NULL;
+#endif
 	sp->proto_ctx = c;
 	(void)set_rcv_timeout(sp->socket, UDP_WORKER_TIMEOUT_S);
 	if (sp->sender) {
@@ -442,6 +483,10 @@ udp_send(struct iperf_stream *sp)
 	now_header(c, &h);
 	(void)udp_header_encode((unsigned char *)sp->buffer, sp->blksize, &h,
 	    c->counters64);
+#ifdef HAVE_MULTICAST
+	if (c->mcast)
+		udp_mcast_stamp(sp, c, (unsigned char *)sp->buffer, sp->blksize);
+#endif
 	n = send(sp->socket, sp->buffer, sp->blksize, 0);
 	if (n > 0)
 		c->next_seq++; /* a failed send reuses its number */
@@ -479,6 +524,10 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 {
 	struct udp_header h;
 
+#ifdef HAVE_MULTICAST
+	if (c->mcast && udp_mcast_is_end(c, d, len))
+		return; /* an end marker: not data */
+#endif
 	sp->w.live.bytes += (uint64_t)len;
 	sp->w.live.blocks++;
 	if (udp_header_decode(d, len, &h, c->counters64) == 0) {
@@ -678,4 +727,7 @@ const struct iperf_proto_ops proto_udp = {
 	.send = udp_send,
 	.recv = udp_recv,
 	.omit_reset = udp_omit_reset,
+#ifdef HAVE_MULTICAST
+	.send_end = udp_mcast_send_end,
+#endif
 };

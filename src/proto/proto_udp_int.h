@@ -78,6 +78,12 @@ struct udp_ctx {
 	int owd;
 	struct clockoff_dmin dmin;
 #endif
+#ifdef HAVE_MULTICAST
+	/* --multicast: every datagram carries the extension from its first
+	 * send time on (dgram_ext.h); the receiver skips end markers */
+	int mcast;
+	uint64_t mcast_start_us;
+#endif
 	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
 	struct udp_batch *batch;
 	uint64_t linger_us; /* ... and the wait after a short one, or 0 */
@@ -104,5 +110,20 @@ void udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c);
 void udp_gso_off(struct iperf_stream *sp, struct udp_ctx *c);
 /* Free what the set-up allocated (not c itself). */
 void udp_ctx_release(struct udp_ctx *c);
+
+#ifdef HAVE_MULTICAST
+struct iperf_test;
+/* proto_udp_mcast.c.  Client: the group's TTL / hop limit and outgoing
+ * interface on a stream socket (0, or -1 with errno). */
+int udp_mcast_client_opts(struct iperf_test *test, int fd, int family);
+/* Sender: the extension of one datagram of len bytes in buf. */
+void udp_mcast_stamp(struct iperf_stream *sp, struct udp_ctx *c,
+    unsigned char *buf, size_t len);
+/* Receiver: 1 if the datagram is an end marker. */
+int udp_mcast_is_end(const struct udp_ctx *c, const unsigned char *d,
+    size_t len);
+/* Sender, after its last datagram: the end markers. */
+void udp_mcast_send_end(struct iperf_stream *sp);
+#endif
 
 #endif /* IPERF_PROTO_UDP_INT_H */

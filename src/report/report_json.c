@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "iperf.h"
+#include "test.h"
 #include "iperf_time.h"
 #include "proto_ops.h"
 #include "report.h"
@@ -182,6 +183,23 @@ json_on_connect(struct iperf_test *test)
 	add_num(test->run.rep.json_start, "target_bitrate",
 	    (double)test->settings.rate);
 	add_num(test->run.rep.json_start, "fq_rate", (double)test->settings.fqrate);
+#ifdef HAVE_MULTICAST
+	/* --multicast (ours): the group, as both ends use it */
+	if (test->settings.mcast_group != NULL) {
+		cJSON *m = add_object(test->run.rep.json_start, "multicast");
+		char id[20];
+
+		(void)snprintf(id, sizeof(id), "%016llx",
+		    (unsigned long long)test->settings.mcast_test_id);
+		add_str(m, "group", test->settings.mcast_group);
+		add_num(m, "port", client ? test->opt->server_port :
+		    test_server_port(test));
+		add_num(m, "ttl", test->settings.mcast_ttl);
+		if (test->settings.mcast_source != NULL)
+			add_str(m, "ssm_source", test->settings.mcast_source);
+		add_str(m, "test_id", id);
+	}
+#endif
 }
 
 static void

@@ -9,6 +9,7 @@
 
 #include "addr.h"
 #include "iperf.h"
+#include "test.h"
 #include "iperf_time.h"
 #include "proto_ops.h"
 #include "report.h"
@@ -131,6 +132,18 @@ text_on_connect(struct iperf_test *test)
 			    test->listen_port);
 #endif
 	}
+#ifdef HAVE_MULTICAST
+	/* --multicast (ours): where the datagrams go */
+	if (test->settings.mcast_group != NULL)
+		(void)iperf_printf(test, "%s multicast group %s port %d, "
+		    "TTL %d%s%s\n", client ? "Sending to" : "Joined",
+		    test->settings.mcast_group, client ?
+			test->opt->server_port : test_server_port(test),
+		    test->settings.mcast_ttl,
+		    test->settings.mcast_source != NULL ? ", source " : "",
+		    test->settings.mcast_source != NULL ?
+			test->settings.mcast_source : "");
+#endif
 	if (test->opt->verbose)
 		print_connect_details(test);
 	report_flush(test);

@@ -158,7 +158,7 @@ static int
 server_on_params(struct iperf_test *test, const char *json, size_t len)
 {
 	cJSON *doc = cJSON_ParseWithLength(json, len);
-	int rc;
+	int rc, mcast_fd = -1;
 
 	if (doc == NULL)
 		return iperf_fail(test, IERECVPARAMS, 0);
@@ -190,6 +190,17 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	/* The data listener first: its buffer sizes go into the start
 	 * record that on_params writes.  Options this host refuses fail the
 	 * test now, before CREATE_STREAMS. */
+#ifdef HAVE_MULTICAST
+	/* --multicast: the group is joined now (if --multicast-allow lets
+	 * it); its socket becomes the stream after CREATE_STREAMS. */
+	if (test->settings.mcast_group != NULL) {
+		mcast_fd = udp_mcast_join(test);
+		if (mcast_fd == -1)
+			return -1;
+		net_get_bufsizes(mcast_fd, &test->run.sndbuf_actual,
+		    &test->run.rcvbuf_actual);
+	} else
+#endif
 	if (proto_def_trial(test, ctrl_family(test)) == -1 ||
 	    server_open_data_listener(test) == -1)
 		return -1;
@@ -201,14 +212,24 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	test->run.srv.streams_expected = test_total_streams(test);
 	test->run.srv.streams_accepted = 0;
 	if (server_caps_send(test) == -1)
-		return -1;
+		goto fail;
 	if (ext_server_confirms(test) &&
 	    session_send_state(test, EXT_STATE_CONFIRM) == -1)
-		return -1;
+		goto fail;
 	if (session_send_state(test, CREATE_STREAMS) == -1)
-		return -1;
+		goto fail;
 	session_expect_state(test);
+#ifdef HAVE_MULTICAST
+	if (mcast_fd >= 0)
+		return server_add_stream(test, mcast_fd);
+#endif
 	return 0;
+fail:
+#ifdef HAVE_MULTICAST
+	if (mcast_fd >= 0)
+		close(mcast_fd);
+#endif
+	return -1;
 }
 
 static int

@@ -404,9 +404,11 @@ worker_main(void *arg)
 	else if (sp->rpm != NULL)
 		rpm_worker(sp);
 #endif
-	else if (sp->sender)
+	else if (sp->sender) {
 		worker_send_loop(sp);
-	else
+		if (sp->test->proto->send_end != NULL)
+			sp->test->proto->send_end(sp);
+	} else
 		worker_recv_loop(sp);
 	pthread_mutex_lock(&sp->w.lock);
 	sp->w.live.finished = 1;
