@@ -103,6 +103,12 @@ static const struct help_line help_lines[] = {
 	{ 1, "  --metrics-listen [<addr>:]<port>  serve Prometheus metrics of the server" },
 	{ 1, "                            at /metrics (address 127.0.0.1 unless given)" },
 #endif
+#ifdef HAVE_MULTICAST
+	{ 1, "  --multicast-allow <group|cidr>  groups a client may ask this server to" },
+	{ 1, "                            join (--multicast; repeatable; default none)" },
+	{ 1, "  --multicast-listen <group>  receive a --multicast test's datagrams on -p" },
+	{ 1, "                            without a control connection, and report them" },
+#endif
 	{ OPT_HAVE_SSL, "  --rsa-private-key-path    file with the RSA private key that decrypts" },
 	{ OPT_HAVE_SSL, "                            the client's credentials" },
 	{ OPT_HAVE_SSL, "  --authorized-users-path   file with the credentials of the users" },
@@ -176,6 +182,17 @@ static const struct help_line help_lines[] = {
 #ifdef HAVE_OWD
 	{ 1, "  --owd                     one-way delay each way, with the clock offset" },
 	{ 1, "                            measured (brings --latency; an iperf3-compat server)" },
+#endif
+#ifdef HAVE_MULTICAST
+	{ 1, "  --multicast <group>       UDP to this group, which the server joins (-u;" },
+	{ 1, "                            needs an iperf3-compat server that allows it)" },
+	{ 1, "  --ttl #                   multicast TTL / hop limit (default 1)" },
+	{ 1, "  --ssm-source <addr>       source-specific: receivers join (this source, group)" },
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	{ 1, "  --isochronous[=fps:mean,stddev]  frames at a fixed rate, sizes log-normal" },
+	{ 1, "                            (mean, stddev in bits/s; default 60:20m,0), over" },
+	{ 1, "                            UDP or TCP (needs an iperf3-compat server)" },
 #endif
 #ifdef HAVE_OPERATOR
 	{ 1, "  --no-clamp                be refused, as by 3.21, where an iperf3-compat server" },
