@@ -63,6 +63,23 @@ ext_udp_offload_built(void)
 #endif
 }
 
+/* --multicast (the server joins the group) and --isochronous (frames):
+ * every datagram alone with the extension (dgram_ext.h), no offload. */
+static unsigned int
+ext_dgx_wants(const struct iperf_settings *s, unsigned int want)
+{
+	(void)s;
+#ifdef HAVE_MULTICAST
+	if (s->mcast_group != NULL)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_MCAST;
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	if (s->iso)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_ISO;
+#endif
+	return want;
+}
+
 unsigned int
 ext_client_wants(const struct iperf_test *test)
 {
@@ -108,17 +125,7 @@ ext_client_wants(const struct iperf_test *test)
 	if (s->rpm)
 		want = (want & ~EXT_STATS) | EXT_RPM;
 #endif
-#ifdef HAVE_MULTICAST
-	/* --multicast: the server joins the group; no offload (every
-	 * datagram carries the extension, dgram_ext.h) */
-	if (s->mcast_group != NULL)
-		want = (want & ~EXT_UDP_OFFLOAD) | EXT_MCAST;
-#endif
-#ifdef HAVE_ISOCHRONOUS
-	/* --isochronous: frames, each datagram alone */
-	if (s->iso)
-		want = (want & ~EXT_UDP_OFFLOAD) | EXT_ISO;
-#endif
+	want = ext_dgx_wants(s, want);
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;

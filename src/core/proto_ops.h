@@ -93,10 +93,12 @@ struct iperf_proto_ops {
 	ssize_t (*recv)(struct iperf_stream *sp);
 	/* End of the omit period (under sp->lock); optional. */
 	void (*omit_reset)(struct iperf_stream *sp);
+#ifdef HAVE_MULTICAST
 	/* A sender's worker is done sending (the test's end, a count
 	 * reached): what the transport sends after the data (--multicast:
 	 * end markers); optional. */
 	void (*send_end)(struct iperf_stream *sp);
+#endif
 };
 
 #endif /* IPERF_PROTO_OPS_H */

@@ -347,71 +347,91 @@ dgx_rules(struct iperf_test *test, int code, const char *what,
 /* Room for the stock header and the extension (dgram_ext.h) in -l. */
 #define DGX_MIN_BLKSIZE (16 + 64)
 
+#ifdef HAVE_MULTICAST
+static int
+check_mcast(struct iperf_test *test, int small)
+{
+	struct iperf_settings *s = &test->settings;
+	const struct dgx_rule r[] = {
+		{ s->protocol_id != Pudp, "needs -u (a group receives UDP)" },
+		{ s->reverse, "cannot be used with -R (the client sends to "
+		    "the group)" },
+		{ s->bidirectional, "cannot be used with --bidir" },
+		{ s->num_streams != 1, "takes one stream (-P 1)" },
+		{ s->rr, "cannot be used with --rr" },
+		{ test->cfg->opt.gsro, "cannot be used with --gsro" },
+		{ small, "needs -l of at least 80 bytes" },
+#ifdef HAVE_ISOCHRONOUS
+		{ s->iso, "cannot be used with --isochronous" },
+#endif
+	};
+	struct sockaddr_storage g, src;
+	socklen_t len;
+
+	if (s->mcast_group == NULL) {
+		if (options_seen(test, OPT_ID_TTL) ||
+		    options_seen(test, OPT_ID_SSM_SOURCE))
+			return iperf_fail_arg(test, IEMCAST,
+			    "--ttl and --ssm-source need --multicast GROUP");
+		return 0;
+	}
+	if (dgx_rules(test, IEMCAST, "--multicast", r,
+		sizeof(r) / sizeof(r[0])) == -1)
+		return -1;
+	if (s->mcast_source != NULL &&
+	    (addr_parse_numeric(s->mcast_group, 0, &g, &len) == -1 ||
+		addr_parse_numeric(s->mcast_source, 0, &src, &len) == -1 ||
+		g.ss_family != src.ss_family))
+		return iperf_fail_arg(test, IEMCAST, "--ssm-source must be of "
+		    "the group's family (IPv4 or IPv6)");
+	if (s->mcast_ttl == 0)
+		s->mcast_ttl = 1;
+	while (s->mcast_test_id == 0)
+		fill_random(&s->mcast_test_id, sizeof(s->mcast_test_id));
+	return 0;
+}
+#endif
+
+#ifdef HAVE_ISOCHRONOUS
+static int
+check_iso(struct iperf_test *test, int small)
+{
+	struct iperf_settings *s = &test->settings;
+	const struct dgx_rule r[] = {
+		{ s->protocol_id == Psctp, "cannot be used with --sctp" },
+		{ s->rr, "cannot be used with --rr" },
+		{ s->bidirectional, "cannot be used with --bidir" },
+		{ options_seen(test, OPT_ID_BITRATE),
+		    "cannot be used with -b (the frames set the rate)" },
+		{ test->cfg->opt.diskfile_name != NULL,
+		    "cannot be used with -F" },
+		{ s->zerocopy, "cannot be used with -Z" },
+		{ test->cfg->opt.gsro, "cannot be used with --gsro" },
+		{ small, "needs -l of at least 80 bytes" },
+	};
+
+	if (!s->iso)
+		return 0;
+	return dgx_rules(test, IEISO, "--isochronous", r,
+	    sizeof(r) / sizeof(r[0]));
+}
+#endif
+
 static int
 check_dgx(struct iperf_test *test)
 {
 	struct iperf_settings *s = &test->settings;
-	int udp = s->protocol_id == Pudp;
-	int small = udp && s->blksize_set && s->blksize < DGX_MIN_BLKSIZE;
+	int small = s->protocol_id == Pudp && s->blksize_set &&
+	    s->blksize < DGX_MIN_BLKSIZE;
 
 	(void)small;
 #ifdef HAVE_MULTICAST
-	if (s->mcast_group != NULL) {
-		const struct dgx_rule r[] = {
-			{ !udp, "needs -u (a group receives UDP)" },
-			{ s->reverse, "cannot be used with -R (the client sends "
-			    "to the group)" },
-			{ s->bidirectional, "cannot be used with --bidir" },
-			{ s->num_streams != 1, "takes one stream (-P 1)" },
-			{ s->rr, "cannot be used with --rr" },
-			{ test->cfg->opt.gsro, "cannot be used with --gsro" },
-			{ small, "needs -l of at least 80 bytes" },
-#ifdef HAVE_ISOCHRONOUS
-			{ s->iso, "cannot be used with --isochronous" },
-#endif
-		};
-		struct sockaddr_storage g, src;
-		socklen_t len;
-
-		if (dgx_rules(test, IEMCAST, "--multicast", r,
-			sizeof(r) / sizeof(r[0])) == -1)
-			return -1;
-		if (s->mcast_source != NULL &&
-		    (addr_parse_numeric(s->mcast_group, 0, &g, &len) == -1 ||
-			addr_parse_numeric(s->mcast_source, 0, &src, &len) ==
-			    -1 || g.ss_family != src.ss_family))
-			return iperf_fail_arg(test, IEMCAST, "--ssm-source "
-			    "must be of the group's family (IPv4 or IPv6)");
-		if (s->mcast_ttl == 0)
-			s->mcast_ttl = 1;
-		while (s->mcast_test_id == 0)
-			fill_random(&s->mcast_test_id,
-			    sizeof(s->mcast_test_id));
-	} else if (options_seen(test, OPT_ID_TTL) ||
-	    options_seen(test, OPT_ID_SSM_SOURCE)) {
-		return iperf_fail_arg(test, IEMCAST,
-		    "--ttl and --ssm-source need --multicast GROUP");
-	}
+	if (check_mcast(test, small) == -1)
+		return -1;
 #endif
 #ifdef HAVE_ISOCHRONOUS
-	if (s->iso) {
-		const struct dgx_rule r[] = {
-			{ s->protocol_id == Psctp, "cannot be used with --sctp" },
-			{ s->rr, "cannot be used with --rr" },
-			{ s->bidirectional, "cannot be used with --bidir" },
-			{ options_seen(test, OPT_ID_BITRATE),
-			    "cannot be used with -b (the frames set the rate)" },
-			{ test->cfg->opt.diskfile_name != NULL,
-			    "cannot be used with -F" },
-			{ s->zerocopy, "cannot be used with -Z" },
-			{ test->cfg->opt.gsro, "cannot be used with --gsro" },
-			{ small, "needs -l of at least 80 bytes" },
-		};
-
-		if (dgx_rules(test, IEISO, "--isochronous", r,
-			sizeof(r) / sizeof(r[0])) == -1)
-			return -1;
-	}
+	if (check_iso(test, small) == -1)
+		return -1;
 #endif
 	return 0;
 }

@@ -154,6 +154,33 @@ server_refuse(struct iperf_test *test)
 	return 0;
 }
 
+/*
+ * The data listener, before CREATE_STREAMS: its buffer sizes go into the
+ * start record that on_params writes.  Options this host refuses fail the
+ * test now.  --multicast: the group is joined instead (if
+ * --multicast-allow lets it), into *mcast_fd; that socket becomes the
+ * stream after CREATE_STREAMS.
+ */
+static int
+server_open_data(struct iperf_test *test, int *mcast_fd)
+{
+	*mcast_fd = -1;
+#ifdef HAVE_MULTICAST
+	if (test->settings.mcast_group != NULL) {
+		*mcast_fd = udp_mcast_join(test);
+		if (*mcast_fd == -1)
+			return -1;
+		net_get_bufsizes(*mcast_fd, &test->run.sndbuf_actual,
+		    &test->run.rcvbuf_actual);
+		return 0;
+	}
+#endif
+	if (proto_def_trial(test, ctrl_family(test)) == -1 ||
+	    server_open_data_listener(test) == -1)
+		return -1;
+	return 0;
+}
+
 static int
 server_on_params(struct iperf_test *test, const char *json, size_t len)
 {
@@ -187,22 +214,7 @@ server_on_params(struct iperf_test *test, const char *json, size_t len)
 	if (test->settings.server_affinity >= 0 &&
 	    affinity_pin(test, test->settings.server_affinity) == -1)
 		return -1;
-	/* The data listener first: its buffer sizes go into the start
-	 * record that on_params writes.  Options this host refuses fail the
-	 * test now, before CREATE_STREAMS. */
-#ifdef HAVE_MULTICAST
-	/* --multicast: the group is joined now (if --multicast-allow lets
-	 * it); its socket becomes the stream after CREATE_STREAMS. */
-	if (test->settings.mcast_group != NULL) {
-		mcast_fd = udp_mcast_join(test);
-		if (mcast_fd == -1)
-			return -1;
-		net_get_bufsizes(mcast_fd, &test->run.sndbuf_actual,
-		    &test->run.rcvbuf_actual);
-	} else
-#endif
-	if (proto_def_trial(test, ctrl_family(test)) == -1 ||
-	    server_open_data_listener(test) == -1)
+	if (server_open_data(test, &mcast_fd) == -1)
 		return -1;
 	test->reporter->on_params(test);
 	if (test->on_connect != NULL)

@@ -406,8 +406,10 @@ worker_main(void *arg)
 #endif
 	else if (sp->sender) {
 		worker_send_loop(sp);
+#ifdef HAVE_MULTICAST
 		if (sp->test->proto->send_end != NULL)
 			sp->test->proto->send_end(sp);
+#endif
 	} else
 		worker_recv_loop(sp);
 	pthread_mutex_lock(&sp->w.lock);
