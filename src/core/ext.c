@@ -301,6 +301,10 @@ ext_decode_dgx(struct iperf_test *test, const cJSON *o)
 		    !cJSON_IsNumber(n) || n->valuedouble < 1 ||
 		    n->valuedouble > 255)
 			return iperf_fail(test, IERECVPARAMS, 0);
+		if (s->mcast_source != NULL &&
+		    (strchr(s->mcast_source, ':') == NULL) !=
+			(strchr(s->mcast_group, ':') == NULL))
+			return iperf_fail(test, IERECVPARAMS, 0);
 		s->mcast_ttl = (int)n->valuedouble;
 		n = cJSON_GetObjectItemCaseSensitive(m, "test_id");
 		s->mcast_test_id = cJSON_IsString(n) && n->valuestring != NULL ?

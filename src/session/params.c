@@ -361,6 +361,14 @@ params_decode(struct iperf_test *test, const cJSON *doc)
 	    test->settings.protocol_id != Ptcp))
 		return iperf_fail(test, IERECVPARAMS, 0);
 #endif
+#ifdef HAVE_MULTICAST
+	/* --multicast: one UDP stream from the client to the group */
+	if (test->settings.mcast_group != NULL &&
+	    (test->settings.reverse || test->settings.bidirectional ||
+		test->settings.rr || test->settings.num_streams != 1 ||
+		test->settings.protocol_id != Pudp))
+		return iperf_fail(test, IERECVPARAMS, 0);
+#endif
 	return 0;
 }
 

@@ -34,6 +34,9 @@ from testlib import (free_port, listener, read_all, record, recv_exact,
 
 IO_TIMEOUT = 15
 COOKIE = b"abcdefghijklmnopqrstuvwxyz234567abcd\0"
+# Set in main(): the build has --multicast (configure --disable-multicast
+# leaves it out).
+MULTICAST = False
 PARAMS = {"tcp": True, "omit": 0, "time": 1, "num": 0, "blockcount": 0,
           "parallel": 1, "len": 131072, "pacing_timer": 1000,
           "client_version": "3.21"}
@@ -220,6 +223,49 @@ def server_cases(port):
         stranger.close()
         time.sleep(0.2)
         s.close()
+
+    if MULTICAST:
+        def mcast(ext, **kw):
+            p = dict(PARAMS, tcp=None, udp=True, len=1400, bandwidth=1000000)
+            p.update(kw)
+            p["iperf3_compat"] = {"version": "0.1.0",
+                                  "want": ["multicast"], "multicast": ext}
+            body = json.dumps(p).encode()
+            return struct.pack(">I", len(body)) + body
+
+        good = {"group": "239.1.2.3", "ttl": 1, "test_id": "00ff"}
+
+        @case
+        def multicast_group_not_allowed():
+            bad_params(mcast(good), 413)  # IEMCASTDENIED
+
+        @case
+        def multicast_unicast_group():
+            bad_params(mcast(dict(good, group="10.0.0.1")), 114)
+
+        @case
+        def multicast_ttl_out_of_range():
+            bad_params(mcast(dict(good, ttl=0)), 114)
+            bad_params(mcast(dict(good, ttl=256)), 114)
+
+        @case
+        def multicast_group_not_a_string():
+            bad_params(mcast(dict(good, group=[1, 2])), 114)
+
+        @case
+        def multicast_source_of_the_other_family():
+            bad_params(mcast(dict(good, source="::1")), 114)
+
+        @case
+        def multicast_with_reverse_or_streams():
+            bad_params(mcast(good, reverse=True), 114)
+            bad_params(mcast(good, parallel=2), 114)
+            p = mcast(good)
+            body = json.loads(p[4:])
+            body.pop("udp")
+            body["tcp"] = True
+            raw = json.dumps(body).encode()
+            bad_params(struct.pack(">I", len(raw)) + raw, 114)
 
     return cases
 
@@ -461,8 +507,10 @@ def run_client_side(ours):
 
 
 def main():
+    global MULTICAST
     ours = sys.argv[1]
     stock = sys.argv[2] if len(sys.argv) > 2 else None
+    MULTICAST = testlib.built_with(ours, "HAVE_MULTICAST")
     run_server_side(ours, stock)
     run_client_side(ours)
     return summary()
