@@ -184,6 +184,29 @@ udp_mcast_is_end(const struct udp_ctx *c, const unsigned char *d, size_t len)
 		   UDP_HDR_LEN_32, &x) == 0 && (x.flags & DGX_END) != 0;
 }
 
+/* A socket for the end markers, to the stream's group and port with its
+ * options: the stream's own was shut down for writing to stop its worker
+ * (stream.c). */
+static int
+end_socket(struct iperf_stream *sp)
+{
+	struct sockaddr_storage peer;
+	socklen_t plen = sizeof(peer);
+	int fd;
+
+	if (getpeername(sp->socket, (struct sockaddr *)&peer, &plen) == -1)
+		return -1;
+	fd = socket(peer.ss_family, SOCK_DGRAM, 0);
+	if (fd == -1)
+		return -1;
+	if (udp_mcast_client_opts(sp->test, fd, peer.ss_family) == -1 ||
+	    connect(fd, (struct sockaddr *)&peer, plen) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* After the sender's last datagram: the end markers, a few ms apart
  * (any one of them will do), with the totals sent. */
 void
@@ -194,10 +217,10 @@ udp_mcast_send_end(struct iperf_stream *sp)
 	struct dgram_ext x;
 	struct timespec gap = { 0, 2000000 };
 	size_t hl, len;
-	int i;
+	int i, fd;
 
 	if (c == NULL || sp->test->settings.mcast_group == NULL ||
-	    !sp->sender)
+	    !sp->sender || (fd = end_socket(sp)) == -1)
 		return;
 	hl = c->counters64 ? UDP_HDR_LEN_64 : UDP_HDR_LEN_32;
 	len = hl + DGX_LEN;
@@ -219,8 +242,9 @@ udp_mcast_send_end(struct iperf_stream *sp)
 		    sp->blksize, &h, c->counters64);
 		(void)dgram_ext_encode((unsigned char *)sp->buffer,
 		    sp->blksize, hl, &x);
-		(void)send(sp->socket, sp->buffer, len, 0);
+		(void)send(fd, sp->buffer, len, 0);
 		if (i + 1 < DGX_END_COPIES)
 			(void)nanosleep(&gap, NULL);
 	}
+	close(fd);
 }
