@@ -135,7 +135,11 @@ if HAVE_MULTICAST
 if !HAVE_OPERATOR
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/net/cidr.c
 endif
+# --multicast-listen: its accounting
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/measure/mcast_acct.c %reldir%/measure/mcast_acct.h
 endif
+EXTRA_DIST += %reldir%/measure/mcast_acct.c %reldir%/measure/mcast_acct.h
 if HAVE_PEERIVAL
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/peer_ival.c
 endif
