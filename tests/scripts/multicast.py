@@ -32,6 +32,8 @@ end marker three times), IPv4 and IPv6:
   no end         no end marker: "left_early", ends within 3 s of silence
   signal         SIGINT during a test (text): the summary, "Left early /
                  no end marker", exit 0
+Each listener -J document is checked against
+docs/multicast-listen.schema.json (where python3-jsonschema is).
 End-to-end (needs the client's and the server's multicast data path;
 they fail until it is there): our server -s -1 --multicast-allow, a
 listener, our client -u --multicast GROUP -b 10M -t 2 -J; the server's
@@ -258,8 +260,31 @@ def send(ns, group, port, *args, limit=30):
         return None
 
 
+SCHEMA = os.path.normpath(os.path.join(os.path.dirname(SELF), "..", "..",
+                                      "docs", "multicast-listen.schema.json"))
+_validator = []
+
+
+def schema_problems(doc):
+    """What docs/multicast-listen.schema.json finds wrong in doc (nothing
+    without python3-jsonschema)."""
+    if not _validator:
+        try:
+            from jsonschema import Draft202012Validator
+            with open(SCHEMA) as f:
+                _validator.append(Draft202012Validator(json.load(f)))
+        except ImportError:
+            _validator.append(None)
+    v = _validator[0]
+    if v is None:
+        return []
+    return [f"schema: {'/'.join(str(p) for p in e.absolute_path)}: "
+            f"{e.message[:160]}" for e in list(v.iter_errors(doc))[:3]]
+
+
 def listener_doc(rc, out, err, probs):
-    """The listener's one -J document (problems appended to probs)."""
+    """The listener's one -J document (problems appended to probs, the
+    schema's among them)."""
     if rc != 0:
         probs.append(f"listener exit {rc}: {(err or '').strip()[-200:]!r}")
     try:
@@ -269,6 +294,7 @@ def listener_doc(rc, out, err, probs):
     if len(docs) != 1:
         probs.append(f"{len(docs)} listener documents")
         return None
+    probs += schema_problems(docs[0])
     return docs[0]
 
 
@@ -324,6 +350,7 @@ def case_listener_errors():
                 doc = json.loads(out)
                 if doc.get("error") != JOIN_FAIL:
                     probs.append(f"error {doc.get('error')!r}")
+                probs += schema_problems(doc)
             except ValueError:
                 probs.append(f"no JSON document: {out[:120]!r}")
         elif f"iperf3: error - {JOIN_FAIL}" not in err:
