@@ -32,6 +32,8 @@ end marker three times), IPv4 and IPv6:
   no end         no end marker: "left_early", ends within 3 s of silence
   signal         SIGINT during a test (text): the summary, "Left early /
                  no end marker", exit 0
+  logfile        text with -i 0.5 and --logfile: the rows in the file
+  two tests      without -1: two tests in a row, two documents, SIGTERM
 Each listener -J document is checked against
 docs/multicast-listen.schema.json (where python3-jsonschema is).
 End-to-end (needs the client's and the server's multicast data path;
@@ -220,10 +222,11 @@ def udp_bound(pid, port):
     return False
 
 
-def start_listener(ns, group, port, extra=(), json_out=True):
+def start_listener(ns, group, port, extra=(), json_out=True, one_off=True):
     """Our listener in ns (-1), running once its socket is bound (the join
     follows at once); None if it did not get there within 10 s."""
-    p = ns.popen(OURS, "-s", "--multicast-listen", group, "-p", port, "-1",
+    p = ns.popen(OURS, "-s", "--multicast-listen", group, "-p", port,
+                 *(["-1"] if one_off else []),
                  *(["-J"] if json_out else []), *extra,
                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 10
@@ -623,6 +626,72 @@ def listener_signal(lan):
            probs)
 
 
+def listener_logfile(lan):
+    port = free_port()
+    log = f"/tmp/iperf3-mcast-{os.getpid()}-{port}.log"
+    p = start_listener(lan.ns["lis"], G4, port, json_out=False,
+                       extra=["-i", "0.5", "--logfile", log])
+    probs = []
+    try:
+        if p is None:
+            report("text, -i 0.5, --logfile", ["the listener did not start"])
+            return
+        send(lan.ns["snd"], G4, port, "--count", "1000")
+        rc, out, err = collect(p, 10)
+        try:
+            with open(log) as f:
+                text = f.read()
+        except OSError as e:
+            text = ""
+            probs.append(f"no log file: {e}")
+    finally:
+        stop(p)
+        if os.path.exists(log):
+            os.unlink(log)
+    if rc != 0 or out.strip():
+        probs.append(f"exit {rc}, stdout {out.strip()[:80]!r}")
+    for want in ("Multicast listener on " + G4, "[  1]   0.00-0.50   sec",
+                 "[  1]   0.50-1.00   sec", "0/1000 (0%)  receiver",
+                 "End marker: the sender sent 1000 datagrams, 1200000 "
+                 "bytes", "One-way delay min/mean/max"):
+        if want not in text:
+            probs.append(f"no {want!r}")
+    report("text, -i 0.5, --logfile: intervals, summary, end marker in the "
+           "file", probs)
+
+
+def listener_two_tests(lan):
+    """Without -1: two tests one after the other, then SIGTERM."""
+    port = free_port()
+    p = start_listener(lan.ns["lis"], G4, port, one_off=False)
+    probs = []
+    try:
+        if p is None:
+            report("two tests", ["the listener did not start"])
+            return
+        sent = [send(lan.ns["snd"], G4, port, "--count", "500"),
+                send(lan.ns["snd"], G4, port, "--count", "700")]
+        time.sleep(0.5)
+        p.send_signal(signal.SIGTERM)
+        rc, out, err = collect(p, 5)
+    finally:
+        stop(p)
+    try:
+        docs = json_values(out or "")
+    except ValueError:
+        docs = []
+    if rc != 0 or len(docs) != 2 or None in sent:
+        probs.append(f"exit {rc}, {len(docs)} documents")
+    else:
+        for doc, snt in zip(docs, sent):
+            probs += schema_problems(doc)
+            check_clean(doc, snt, probs, f"test {snt['test_id']}")
+            if doc["start"]["multicast"]["test_id"] != snt["test_id"]:
+                probs.append("test ids")
+    report("without -1: two tests, two documents, SIGTERM ends it (exit 0)",
+           probs)
+
+
 def case_listener():
     lan = lan_or_skip("listener on a bridge")
     if lan is None:
@@ -636,6 +705,8 @@ def case_listener():
         listener_late(lan)
         listener_no_end(lan)
         listener_signal(lan)
+        listener_logfile(lan)
+        listener_two_tests(lan)
     finally:
         lan.close()
 
