@@ -261,6 +261,10 @@ text_end(struct mcast_report *r, double secs, const struct mcast_stats *t,
 	if (t->ooo > 0)
 		iperf_printf(test, "[%3d] %" PRIu64 " datagrams received "
 		    "out-of-order\n", MCAST_ROW_ID, t->ooo);
+	if (e->foreign > 0)
+		iperf_printf(test, "[%3d] %" PRIu64 " datagrams of no test (or of "
+		    "another one) ignored since the listener started\n",
+		    MCAST_ROW_ID, e->foreign);
 	if (e->end_marker)
 		iperf_printf(test, "End marker: the sender sent %" PRIu64
 		    " datagrams, %" PRIu64 " bytes\n", e->sender_packets,

@@ -32,7 +32,8 @@ end marker three times), IPv4 and IPv6:
   no end         no end marker: "left_early", ends within 3 s of silence
   signal         SIGINT during a test (text): the summary, "Left early /
                  no end marker", exit 0
-  logfile        text with -i 0.5 and --logfile: the rows in the file
+  logfile        text with -i 0.5 and --logfile: the rows in the file,
+                 the foreign datagrams counted
   two tests      without -1: two tests in a row, two documents, SIGTERM
 Each listener -J document is checked against
 docs/multicast-listen.schema.json (where python3-jsonschema is).
@@ -636,7 +637,7 @@ def listener_logfile(lan):
         if p is None:
             report("text, -i 0.5, --logfile", ["the listener did not start"])
             return
-        send(lan.ns["snd"], G4, port, "--count", "1000")
+        send(lan.ns["snd"], G4, port, "--count", "1000", "--foreign", "3")
         rc, out, err = collect(p, 10)
         try:
             with open(log) as f:
@@ -653,7 +654,8 @@ def listener_logfile(lan):
     for want in ("Multicast listener on " + G4, "[  1]   0.00-0.50   sec",
                  "[  1]   0.50-1.00   sec", "0/1000 (0%)  receiver",
                  "End marker: the sender sent 1000 datagrams, 1200000 "
-                 "bytes", "One-way delay min/mean/max"):
+                 "bytes", "One-way delay min/mean/max",
+                 "3 datagrams of no test"):
         if want not in text:
             probs.append(f"no {want!r}")
     report("text, -i 0.5, --logfile: intervals, summary, end marker in the "
