@@ -145,7 +145,7 @@ FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 SELF = os.path.abspath(__file__)
 
 
-# ---- the LAN ------------------------------------------------------------------
+# ---- the LAN ----------------------------------------------------------------
 
 class Lan:
     """A bridge namespace and one namespace per host of HOSTS on it."""
@@ -324,7 +324,7 @@ def check_clean(doc, sent, probs, what="listener"):
                      f"{end.get('sender_bytes')}")
 
 
-# ---- without namespaces ---------------------------------------------------------
+# ---- without namespaces -----------------------------------------------------
 
 def case_client_errors():
     for args, text in (
@@ -415,7 +415,7 @@ def case_stock():
             stop(srv)
 
 
-# ---- the listener on the LAN ---------------------------------------------------
+# ---- the listener on the LAN ------------------------------------------------
 
 def listener_alone(lan, v6):
     group = G6 if v6 else G4
@@ -713,7 +713,7 @@ def case_listener():
         lan.close()
 
 
-# ---- end to end: client, server and listener (needs the data path) -------------
+# ---- end to end: client, server and listener (needs the data path) ----------
 
 def e2e(lan, v6, nft):
     group = G6 if v6 else G4
