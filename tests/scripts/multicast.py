@@ -19,7 +19,8 @@ and IPv6 fd00:236::/64 (nodad), routes for 224.0.0.0/4 and ff00::/8.
 Listener cases, fed by pysend (this script run with --pysend: the stock
 UDP header and the datagram extension of src/proto/dgram_ext.h, then the
 end marker three times), IPv4 and IPv6:
-  alone          bytes, datagrams and the sender's totals equal what was
+  alone          (joined on -B's address / --bind-dev's interface)
+                 bytes, datagrams and the sender's totals equal what was
                  sent, no loss, intervals, one-way delay, join latency,
                  the plain datagrams sent before the test counted foreign
                  (IPv6: 64-bit counters)
@@ -420,7 +421,10 @@ def case_stock():
 def listener_alone(lan, v6):
     group = G6 if v6 else G4
     port = free_port()
-    p = start_listener(lan.ns["lis"], group, port)
+    # the interface: --bind-dev (IPv6), -B's address (IPv4)
+    iface = "m0" if v6 else lan.addr("lis", False)
+    p = start_listener(lan.ns["lis"], group, port,
+                       extra=["--bind-dev" if v6 else "-B", iface])
     probs = []
     try:
         if p is None:
@@ -442,7 +446,7 @@ def listener_alone(lan, v6):
     if m.get("test_id") != sent["test_id"] or m.get("joined_late") or \
             m.get("group") != group or m.get("port") != port or \
             m.get("sender") != lan.addr("snd", v6) or \
-            m.get("counters_64bit") != v6:
+            m.get("counters_64bit") != v6 or m.get("interface") != iface:
         probs.append(f"start {m}")
     if not isinstance(m.get("join_latency_ms"), (int, float)) or \
             m["join_latency_ms"] <= 0:
@@ -455,7 +459,8 @@ def listener_alone(lan, v6):
         probs.append(f"owd {owd}")
     if end.get("foreign_datagrams") != 5:
         probs.append(f"foreign {end.get('foreign_datagrams')} (want 5)")
-    report(f"listener alone {group}: every byte, no loss, owd, join latency "
+    report(f"listener alone {group} ({iface}): every byte, no loss, owd, "
+           f"join latency "
            f"{m.get('join_latency_ms')} ms, owd mean "
            f"{owd.get('mean', 0):.3f} ms", probs)
 
