@@ -11,6 +11,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
@@ -31,6 +32,7 @@
 #include "mcast_listen.h"
 #include "report_mcast.h"
 #include "test.h"
+#include "udp_wire.h"
 #include "banned.h"
 
 #define MCL_SILENCE_US (3 * USEC_PER_SEC)   /* no datagram: the test ended */
@@ -145,6 +147,10 @@ mcl_bind(struct mcl *l)
 	(void)setsockopt(l->fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one));
 #endif
 	(void)setsockopt(l->fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+#ifdef SO_TIMESTAMPNS
+	/* each datagram's arrival as the kernel took it (udp_wire.h) */
+	(void)setsockopt(l->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+#endif
 	if (l->group.ss_family == AF_INET6) {
 		(void)setsockopt(l->fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
 		    sizeof(one));
@@ -363,19 +369,47 @@ mcl_datagram(struct mcl *l, size_t n, const struct sockaddr_storage *from,
 	l->run.last_us = now_us;
 }
 
+/* One datagram into l->buf, its sender into *from and its arrival
+ * (CLOCK_REALTIME: the kernel's timestamp, else now) into *wall_us. */
+static ssize_t
+mcl_recv(struct mcl *l, struct sockaddr_storage *from, uint64_t *wall_us)
+{
+	union {
+		char buf[UDP_RX_CMSG_SPACE];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { l->buf, sizeof(l->buf) };
+	struct msghdr m;
+	struct udp_rx_meta meta;
+	ssize_t n;
+
+	memset(&m, 0, sizeof(m));
+	m.msg_name = from;
+	m.msg_namelen = sizeof(*from);
+	m.msg_iov = &iov;
+	m.msg_iovlen = 1;
+	m.msg_control = ctl.buf;
+	m.msg_controllen = sizeof(ctl.buf);
+	n = recvmsg(l->fd, &m, MSG_DONTWAIT);
+	if (n == -1)
+		return -1;
+	udp_rx_meta_parse(&m, &meta);
+	*wall_us = meta.has_time && meta.time_us > 0 ?
+	    (uint64_t)meta.time_us : iperf_time_wall_us();
+	return n;
+}
+
 /* Read what is queued (at most MCL_BATCH datagrams). */
 static int
 mcl_drain(struct mcl *l)
 {
 	struct sockaddr_storage from;
-	socklen_t flen;
+	uint64_t wall_us;
 	ssize_t n;
 	int i;
 
 	for (i = 0; i < MCL_BATCH; i++) {
-		flen = sizeof(from);
-		n = recvfrom(l->fd, l->buf, sizeof(l->buf), MSG_DONTWAIT,
-		    (struct sockaddr *)&from, &flen);
+		n = mcl_recv(l, &from, &wall_us);
 		if (n == -1) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK ||
 			    errno == EINTR)
@@ -383,7 +417,7 @@ mcl_drain(struct mcl *l)
 			return iperf_fail(l->test, IESTREAMREAD, errno);
 		}
 		mcl_datagram(l, (size_t)n, &from, iperf_time_now_us(),
-		    iperf_time_wall_us());
+		    wall_us);
 		if (l->test->opt->one_off && l->tests > 0)
 			return 0;
 	}
