@@ -63,7 +63,10 @@ if HAVE_RPM
 CHECK_SUITES += %reldir%/unit/check_rpm
 endif
 if HAVE_MULTICAST
-CHECK_SUITES += %reldir%/unit/check_mcast_acct
+CHECK_SUITES += %reldir%/unit/check_mcast_acct %reldir%/unit/check_report_mcast
+%canon_reldir%_unit_check_report_mcast_SOURCES = \
+	%reldir%/unit/check_report_mcast.c %reldir%/unit/check_report_fx.c \
+	%reldir%/unit/check_report.h
 endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
