@@ -43,7 +43,8 @@ they fail until it is there): our server -s -1 --multicast-allow, a
 listener, our client -u --multicast GROUP -b 10M -t 2 -J; the server's
 and the listener's bytes equal the client's, IPv4 and IPv6; with nft
 dropping every 10th datagram at the listener, the listener ~10 % lost and
-the server ~0 %.
+the server ~0 %; a second listener beside the server (same namespace,
+group and port) sees every byte too.
 
 Usage: multicast.py OURS [FILTER]
        multicast.py --pysend GROUP PORT [options] (see pysend())
@@ -720,17 +721,20 @@ def case_listener():
 
 # ---- end to end: client, server and listener (needs the data path) ----------
 
-def e2e(lan, v6, nft):
+def e2e(lan, v6, nft, beside=False):
+    """Client, server and listener; with `beside` a second listener in the
+    server's namespace (the same group and port on one host)."""
     group = G6 if v6 else G4
     label = (f"end-to-end {group}" + (", nft drops every 10th at the "
-                                      "listener" if nft else ""))
+                                      "listener" if nft else "") +
+             (", a listener beside the server" if beside else ""))
     port = free_port()
     srv = lan.ns["srv"].popen(OURS, "-s", "-1", "-p", port,
                               "--multicast-allow", "239.0.0.0/8",
                               "--multicast-allow", "ff00::/8",
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
-    lis = None
+    lis = near = None
     probs = []
     try:
         if nft:
@@ -739,13 +743,16 @@ def e2e(lan, v6, nft):
             report(label, ["our server did not listen"])
             return
         lis = start_listener(lan.ns["lis"], group, port)
-        if lis is None:
-            report(label, ["the listener did not start"])
+        if beside:
+            near = start_listener(lan.ns["srv"], group, port)
+        if lis is None or (beside and near is None):
+            report(label, ["a listener did not start"])
             return
         cli = lan.ns["snd"].run(OURS, "-c", lan.addr("srv", v6), "-p", port,
                                 "-u", "--multicast", group, "-b", "10M", "-t",
                                 "2", "-J", timeout=30)
         ldoc = listener_doc(*collect(lis, 8), probs)
+        ndoc = listener_doc(*collect(near, 3), probs) if beside else None
     except NetnsUnavailable as e:
         skip(f"{label}: {e}")
         return
@@ -753,8 +760,9 @@ def e2e(lan, v6, nft):
         if nft:
             nft_clear(lan.ns["lis"])
         stop(srv)
-        if lis is not None:
-            stop(lis)
+        for p in (lis, near):
+            if p is not None:
+                stop(p)
     try:
         end = json.loads(cli.stdout)["end"]
         sent = end["sum_sent"]["bytes"]
@@ -782,6 +790,9 @@ def e2e(lan, v6, nft):
                 probs.append(f"server {rcvd.get('bytes')} of {sent} bytes")
         if not lend.get("end_marker"):
             probs.append("the listener saw no end marker")
+    if ndoc is not None and totals(ndoc)[0].get("bytes") != sent:
+        probs.append(f"the listener beside the server: "
+                     f"{totals(ndoc)[0].get('bytes')} of {sent} bytes")
     report(label + f": sent {sent} bytes", probs)
 
 
@@ -793,6 +804,7 @@ def case_e2e():
         e2e(lan, False, False)
         e2e(lan, True, False)
         e2e(lan, False, True)
+        e2e(lan, False, False, beside=True)
     finally:
         lan.close()
 
