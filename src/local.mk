@@ -136,7 +136,15 @@ if HAVE_MULTICAST
 if !HAVE_OPERATOR
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/net/cidr.c
 endif
+# --multicast-listen: a receiver of its own, no control connection
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/measure/mcast_acct.c %reldir%/measure/mcast_acct.h \
+	%reldir%/report/report_mcast.c %reldir%/report/report_mcast.h \
+	%reldir%/server/mcast_listen.c %reldir%/server/mcast_listen.h
 endif
+EXTRA_DIST += %reldir%/measure/mcast_acct.c %reldir%/measure/mcast_acct.h \
+	%reldir%/report/report_mcast.c %reldir%/report/report_mcast.h \
+	%reldir%/server/mcast_listen.c %reldir%/server/mcast_listen.h
 if HAVE_PEERIVAL
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/session/peer_ival.c
 endif

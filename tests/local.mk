@@ -62,6 +62,12 @@ endif
 if HAVE_RPM
 CHECK_SUITES += %reldir%/unit/check_rpm
 endif
+if HAVE_MULTICAST
+CHECK_SUITES += %reldir%/unit/check_mcast_acct %reldir%/unit/check_report_mcast
+%canon_reldir%_unit_check_report_mcast_SOURCES = \
+	%reldir%/unit/check_report_mcast.c %reldir%/unit/check_report_fx.c \
+	%reldir%/unit/check_report.h
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
@@ -169,6 +175,10 @@ endif
 if HAVE_RPM
 SCRIPT_TESTS += %reldir%/scripts/rpm.test
 endif
+# --multicast and --multicast-listen (configure --disable-multicast)
+if HAVE_MULTICAST
+SCRIPT_TESTS += %reldir%/scripts/multicast.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -199,7 +209,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
 	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
 	%reldir%/scripts/owd.test %reldir%/scripts/owd.py \
-	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py
+	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py \
+	%reldir%/scripts/multicast.test %reldir%/scripts/multicast.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

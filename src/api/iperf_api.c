@@ -18,6 +18,9 @@
 #include "evloop.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#ifdef HAVE_MULTICAST
+#include "mcast_listen.h"
+#endif
 #include "options.h"
 #include "proto.h"
 #include "report.h"
@@ -176,6 +179,12 @@ iperf_run_server(struct iperf_test *test)
 	int rc;
 
 	test->cfg->opt.role = 's'; /* whatever the caller had set */
+#ifdef HAVE_MULTICAST
+	/* --multicast-listen: a receiver, no control connection */
+	if (test->opt->mcast_listen != NULL)
+		rc = mcast_listen_run(test);
+	else
+#endif
 	rc = server_multi_wanted(test) ? server_multi_run(test) :
 					 server_run(test);
 
