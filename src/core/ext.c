@@ -63,6 +63,25 @@ ext_udp_offload_built(void)
 #endif
 }
 
+/* --multicast and --isochronous: their keys, every datagram alone. */
+static unsigned int
+wants_dgx(const struct iperf_settings *s, unsigned int want)
+{
+	(void)s;
+#ifdef HAVE_MULTICAST
+	/* --multicast: the server joins the group; no offload (every
+	 * datagram carries the extension, dgram_ext.h) */
+	if (s->mcast_group != NULL)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_MCAST;
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	/* --isochronous: frames, each datagram alone */
+	if (s->iso)
+		want = (want & ~EXT_UDP_OFFLOAD) | EXT_ISO;
+#endif
+	return want;
+}
+
 unsigned int
 ext_client_wants(const struct iperf_test *test)
 {
@@ -108,17 +127,7 @@ ext_client_wants(const struct iperf_test *test)
 	if (s->rpm)
 		want = (want & ~EXT_STATS) | EXT_RPM;
 #endif
-#ifdef HAVE_MULTICAST
-	/* --multicast: the server joins the group; no offload (every
-	 * datagram carries the extension, dgram_ext.h) */
-	if (s->mcast_group != NULL)
-		want = (want & ~EXT_UDP_OFFLOAD) | EXT_MCAST;
-#endif
-#ifdef HAVE_ISOCHRONOUS
-	/* --isochronous: frames, each datagram alone */
-	if (s->iso)
-		want = (want & ~EXT_UDP_OFFLOAD) | EXT_ISO;
-#endif
+	want = wants_dgx(s, want);
 #ifdef HAVE_OPERATOR
 	if (!test->opt->no_clamp)
 		want |= EXT_CLAMP;

@@ -347,6 +347,30 @@ dgx_rules(struct iperf_test *test, int code, const char *what,
 /* Room for the stock header and the extension (dgram_ext.h) in -l. */
 #define DGX_MIN_BLKSIZE (16 + 64)
 
+#ifdef HAVE_ISOCHRONOUS
+/* --isochronous: what it cannot go with (small: UDP -l under 80). */
+static int
+check_iso(struct iperf_test *test, int small)
+{
+	struct iperf_settings *s = &test->settings;
+	const struct dgx_rule r[] = {
+		{ s->protocol_id == Psctp, "cannot be used with --sctp" },
+		{ s->rr, "cannot be used with --rr" },
+		{ s->bidirectional, "cannot be used with --bidir" },
+		{ options_seen(test, OPT_ID_BITRATE),
+		    "cannot be used with -b (the frames set the rate)" },
+		{ test->cfg->opt.diskfile_name != NULL,
+		    "cannot be used with -F" },
+		{ s->zerocopy, "cannot be used with -Z" },
+		{ test->cfg->opt.gsro, "cannot be used with --gsro" },
+		{ small, "needs -l of at least 80 bytes" },
+	};
+
+	return dgx_rules(test, IEISO, "--isochronous", r,
+	    sizeof(r) / sizeof(r[0]));
+}
+#endif
+
 static int
 check_dgx(struct iperf_test *test)
 {
@@ -391,24 +415,8 @@ check_dgx(struct iperf_test *test)
 	}
 #endif
 #ifdef HAVE_ISOCHRONOUS
-	if (s->iso) {
-		const struct dgx_rule r[] = {
-			{ s->protocol_id == Psctp, "cannot be used with --sctp" },
-			{ s->rr, "cannot be used with --rr" },
-			{ s->bidirectional, "cannot be used with --bidir" },
-			{ options_seen(test, OPT_ID_BITRATE),
-			    "cannot be used with -b (the frames set the rate)" },
-			{ test->cfg->opt.diskfile_name != NULL,
-			    "cannot be used with -F" },
-			{ s->zerocopy, "cannot be used with -Z" },
-			{ test->cfg->opt.gsro, "cannot be used with --gsro" },
-			{ small, "needs -l of at least 80 bytes" },
-		};
-
-		if (dgx_rules(test, IEISO, "--isochronous", r,
-			sizeof(r) / sizeof(r[0])) == -1)
-			return -1;
-	}
+	if (s->iso && check_iso(test, small) == -1)
+		return -1;
 #endif
 	return 0;
 }
