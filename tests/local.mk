@@ -62,6 +62,9 @@ endif
 if HAVE_RPM
 CHECK_SUITES += %reldir%/unit/check_rpm
 endif
+if HAVE_ISOCHRONOUS
+CHECK_SUITES += %reldir%/unit/check_iso
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
