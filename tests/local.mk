@@ -172,6 +172,10 @@ endif
 if HAVE_RPM
 SCRIPT_TESTS += %reldir%/scripts/rpm.test
 endif
+# --isochronous (configure --disable-isochronous leaves it out).
+if HAVE_ISOCHRONOUS
+SCRIPT_TESTS += %reldir%/scripts/iso.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -202,7 +206,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/k8s_bench.py %reldir%/scripts/k8s_manifests.js \
 	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
 	%reldir%/scripts/owd.test %reldir%/scripts/owd.py \
-	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py
+	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py \
+	%reldir%/scripts/iso.test %reldir%/scripts/iso.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

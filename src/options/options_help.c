@@ -170,6 +170,12 @@ static const struct help_line help_lines[] = {
 	{ 1, "                            draft-ietf-ippm-responsiveness) of a TCP upload" },
 	{ 1, "                            (needs an iperf3-compat server)" },
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	{ 1, "  --isochronous[=FPS:MEAN,STDDEV]  frames at FPS a second, sizes log-normal" },
+	{ 1, "                            with this mean and deviation in bits/s (default" },
+	{ 1, "                            60:20m,0); frame loss, latency, jitter (UDP or TCP;" },
+	{ 1, "                            needs an iperf3-compat server)" },
+#endif
 	{ 1, "  --latency                 also time round trips on the control connection," },
 	{ 1, "                            1 s idle before the load, then under load" },
 	{ 1, "                            (needs an iperf3-compat server)" },
