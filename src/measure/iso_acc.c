@@ -83,6 +83,7 @@ frame_done(struct iso_acc *a, int64_t tick_us, uint64_t bytes,
 
 	a->frames++;
 	iso_sizes_add(&a->sizes, bytes);
+	iso_sizes_add(&a->sizes_ival, bytes);
 	push(&a->lat_us, &a->n_lat, &a->cap_lat, lat);
 	if (a->have_prev) {
 		int64_t d = lat - a->prev_lat;

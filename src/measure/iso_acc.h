@@ -55,7 +55,8 @@ struct iso_acc {
 	uint32_t cur_id, cur_bytes;
 	uint64_t cur_got;
 	int64_t cur_tick;
-	struct iso_sizes sizes; /* of the frames received */
+	struct iso_sizes sizes;      /* of the frames received */
+	struct iso_sizes sizes_ival; /* ... since the caller last reset it */
 };
 
 /* A distribution (microseconds); all 0 without samples. */

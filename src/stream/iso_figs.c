@@ -15,10 +15,11 @@
 #include "stream.h"
 #include "banned.h"
 
-/* The figures since the given baselines (sp->w.lock held). */
+/* The figures since the given baselines (sp->w.lock held); the frame
+ * sizes of the interval (ival) or of the test. */
 static void
 fig_since(struct iperf_stream *sp, uint64_t frames, uint64_t lost,
-    uint64_t sent, uint64_t skipped, size_t lat, size_t ia,
+    uint64_t sent, uint64_t skipped, size_t lat, size_t ia, int ival,
     struct iso_fig *f)
 {
 	const struct iso_stream *is = sp->iso;
@@ -29,13 +30,13 @@ fig_since(struct iperf_stream *sp, uint64_t frames, uint64_t lost,
 	if (sp->sender) {
 		f->sent = is->sent - sent;
 		f->skipped = is->skipped - skipped;
-		f->sizes = is->sizes;
+		f->sizes = ival ? is->sizes_ival : is->sizes;
 		return;
 	}
 	f->frames = a->frames - frames;
 	f->lost = a->lost - lost;
 	f->jitter_us = a->jitter_us;
-	f->sizes = a->sizes;
+	f->sizes = ival ? a->sizes_ival : a->sizes;
 	if (lat > a->n_lat)
 		lat = a->n_lat;
 	if (ia > a->n_ia)
@@ -57,7 +58,9 @@ iso_stream_sample(struct iperf_test *test, int keep)
 		pthread_mutex_lock(&sp->w.lock);
 		if (keep)
 			fig_since(sp, is->b_frames, is->b_lost, is->b_sent,
-			    is->b_skipped, is->b_lat, is->b_ia, &is->ival);
+			    is->b_skipped, is->b_lat, is->b_ia, 1, &is->ival);
+		memset(&is->sizes_ival, 0, sizeof(is->sizes_ival));
+		memset(&is->rx.sizes_ival, 0, sizeof(is->rx.sizes_ival));
 		is->b_frames = is->rx.frames;
 		is->b_lost = is->rx.lost;
 		is->b_sent = is->sent;
@@ -86,6 +89,10 @@ iso_stream_omit_end(struct iperf_test *test)
 		is->o_skipped = is->b_skipped = is->skipped;
 		is->o_lat = is->b_lat = is->rx.n_lat;
 		is->o_ia = is->b_ia = is->rx.n_ia;
+		memset(&is->sizes, 0, sizeof(is->sizes));
+		memset(&is->sizes_ival, 0, sizeof(is->sizes_ival));
+		memset(&is->rx.sizes, 0, sizeof(is->rx.sizes));
+		memset(&is->rx.sizes_ival, 0, sizeof(is->rx.sizes_ival));
 		pthread_mutex_unlock(&sp->w.lock);
 	}
 }
@@ -97,7 +104,7 @@ iso_stream_total(struct iperf_stream *sp, struct iso_fig *out)
 
 	pthread_mutex_lock(&sp->w.lock);
 	fig_since(sp, is->o_frames, is->o_lost, is->o_sent, is->o_skipped,
-	    is->o_lat, is->o_ia, out);
+	    is->o_lat, is->o_ia, 0, out);
 	pthread_mutex_unlock(&sp->w.lock);
 }
 

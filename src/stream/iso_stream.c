@@ -276,6 +276,7 @@ send_loop(struct iperf_stream *sp)
 		pthread_mutex_lock(&sp->w.lock);
 		is->sent++;
 		iso_sizes_add(&is->sizes, bytes);
+		iso_sizes_add(&is->sizes_ival, bytes);
 		if (due > k + 1)
 			is->skipped += due - (k + 1);
 		pthread_mutex_unlock(&sp->w.lock);

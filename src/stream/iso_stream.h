@@ -101,7 +101,8 @@ struct iso_stream {
 	/* written by the worker under sp->w.lock */
 	struct iso_acc rx;
 	uint64_t sent, skipped;
-	struct iso_sizes sizes; /* sender */
+	struct iso_sizes sizes, sizes_ival; /* sender: the test's, and
+					    * since the last interval */
 	/* loop thread: baselines at the last interval and the omit end */
 	uint64_t b_frames, b_lost, b_sent, b_skipped;
 	size_t b_lat, b_ia;
