@@ -56,7 +56,7 @@ iso_gen_normal(struct iso_gen *g)
 		return g->spare;
 	}
 	r = sqrt(-2.0 * log(iso_gen_uniform(g)));
-	t = 2.0 * M_PI * iso_gen_uniform(g);
+	t = 6.283185307179586 * iso_gen_uniform(g); /* 2 pi */
 	g->spare = r * sin(t);
 	g->have_spare = 1;
 	return r * cos(t);

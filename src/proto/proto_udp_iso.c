@@ -8,6 +8,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <errno.h>
 
 #include "dgram_ext.h"
 #include "iperf.h"
@@ -42,9 +43,13 @@ udp_iso_send(struct iperf_stream *sp, struct udp_ctx *c)
 	x.sent_us = dg->tick_us;
 	x.frame_bytes = dg->frame_bytes;
 	x.frame_off = dg->frame_off;
-	if (udp_header_encode(buf, dg->len, &h, c->counters64) == -1 ||
-	    dgram_ext_encode(buf, dg->len, hlen, &x) == -1)
+	/* (nothing to send outside the worker's frames: stream_step) */
+	if (dg->len > sp->blksize ||
+	    udp_header_encode(buf, dg->len, &h, c->counters64) == -1 ||
+	    dgram_ext_encode(buf, dg->len, hlen, &x) == -1) {
+		errno = EINVAL;
 		return -1;
+	}
 	n = send(sp->socket, buf, dg->len, 0);
 	if (n > 0)
 		c->next_seq++;
