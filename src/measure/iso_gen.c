@@ -63,6 +63,19 @@ iso_gen_normal(struct iso_gen *g)
 }
 
 uint64_t
+iso_next_tick(uint64_t k, uint64_t elapsed_us, double period_us,
+    uint64_t *skipped)
+{
+	uint64_t due = period_us > 0 ?
+	    (uint64_t)((double)elapsed_us / period_us) : k + 1;
+
+	if (due <= k + 1)
+		return k + 1;
+	*skipped += due - (k + 1);
+	return due;
+}
+
+uint64_t
 iso_gen_frame(struct iso_gen *g, uint64_t min_bytes, uint64_t max_bytes)
 {
 	double b = g->sigma > 0 ? exp(g->mu + g->sigma * iso_gen_normal(g)) :

@@ -32,4 +32,13 @@ double iso_gen_normal(struct iso_gen *g);
 uint64_t iso_gen_frame(struct iso_gen *g, uint64_t min_bytes,
     uint64_t max_bytes);
 
+/*
+ * The tick after frame k went out, elapsed_us after tick 0, ticks
+ * period_us apart: k + 1 while the sender is less than a period late
+ * (it catches up at once), else the newest tick due, the ticks jumped
+ * over added to *skipped.
+ */
+uint64_t iso_next_tick(uint64_t k, uint64_t elapsed_us, double period_us,
+    uint64_t *skipped);
+
 #endif /* IPERF_ISO_GEN_H */

@@ -255,7 +255,7 @@ send_loop(struct iperf_stream *sp)
 	struct iperf_test *test = sp->test;
 	double period = 1e6 / test->settings.iso_fps;
 	uint64_t mono0 = iperf_time_now_us(), wall0 = iperf_time_wall_us();
-	uint64_t k = 0, due, now;
+	uint64_t k = 0, now;
 	uint32_t id = 0;
 
 	while (!atomic_load(&sp->w.stop)) {
@@ -272,15 +272,12 @@ send_loop(struct iperf_stream *sp)
 			send_tcp_frame(sp, id, tick, &bytes)) == -1)
 			return;
 		now = iperf_time_now_us();
-		due = (uint64_t)((double)(now - mono0) / period);
 		pthread_mutex_lock(&sp->w.lock);
 		is->sent++;
 		iso_sizes_add(&is->sizes, bytes);
 		iso_sizes_add(&is->sizes_ival, bytes);
-		if (due > k + 1)
-			is->skipped += due - (k + 1);
+		k = iso_next_tick(k, now - mono0, period, &is->skipped);
 		pthread_mutex_unlock(&sp->w.lock);
-		k = due > k + 1 ? due : k + 1;
 	}
 }
 

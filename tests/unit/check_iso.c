@@ -78,6 +78,25 @@ START_TEST(same_seed_same_sizes)
 }
 END_TEST
 
+START_TEST(a_late_sender_skips_instead_of_bunching)
+{
+	uint64_t skipped = 0;
+
+	/* 10 ms ticks: done with frame 0 at 3 ms, frame 1 is next */
+	ck_assert_uint_eq(iso_next_tick(0, 3000, 10000, &skipped), 1);
+	/* frame 1 done at 25 ms (tick 2 passed, less than a period ago):
+	 * frame 2 next, at once */
+	ck_assert_uint_eq(iso_next_tick(1, 25000, 10000, &skipped), 2);
+	ck_assert_uint_eq(skipped, 0);
+	/* frame 2 done at 29 ms: tick 3, in 1 ms */
+	ck_assert_uint_eq(iso_next_tick(2, 29000, 10000, &skipped), 3);
+	ck_assert_uint_eq(skipped, 0);
+	/* frame 3 done at 75 ms: ticks 4, 5, 6 skipped, 7 next */
+	ck_assert_uint_eq(iso_next_tick(3, 75000, 10000, &skipped), 7);
+	ck_assert_uint_eq(skipped, 3);
+}
+END_TEST
+
 START_TEST(datagram_frames_give_exact_figures)
 {
 	struct iso_acc a;
@@ -249,6 +268,7 @@ make_suite(void)
 	tcase_add_test(gen, zero_deviation_gives_a_constant_size);
 	tcase_add_test(gen, normal_deviates_are_standard);
 	tcase_add_test(gen, same_seed_same_sizes);
+	tcase_add_test(gen, a_late_sender_skips_instead_of_bunching);
 	tcase_add_test(acc, datagram_frames_give_exact_figures);
 	tcase_add_test(acc, records_count_gaps_as_lost);
 	tcase_add_test(acc, percentiles_are_nearest_rank);
