@@ -21,6 +21,8 @@
 #include "util.h"
 #include "banned.h"
 
+#define ISO_RETRY_US 200 /* a send refused for a full queue waits so long */
+
 /* ---- records ---------------------------------------------------------- */
 
 void
@@ -183,8 +185,14 @@ send_piece(struct iperf_stream *sp, const void *buf, size_t len)
 			test_count_sent_batch(sp->test, (uint64_t)n, 1, 0);
 			return n;
 		}
-		if (n < 0 && transient(errno))
+		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && transient(errno)) {
+			/* a full queue (ENOBUFS): a moment, not a spin */
+			(void)wait_tick(sp, iperf_time_now_us() +
+			    ISO_RETRY_US);
+			continue;
+		}
 		if (!atomic_load(&sp->w.stop))
 			stream_worker_fail(sp, IESTREAMWRITE,
 			    n < 0 ? errno : EPIPE);
