@@ -29,7 +29,9 @@
 /* How a receiver's latency figures are to be read. */
 struct iso_clock {
 	int corrected;   /* moved by the --owd clock offset */
-	double shift_us; /* ... by this much */
+	double theta_us; /* the server's clock minus the client's */
+	double bound_us; /* ... within this of the truth */
+	double shift_us; /* what the latencies are moved by */
 };
 
 /* The offset to apply to latencies measured by the client (local) or by
@@ -48,6 +50,8 @@ iso_clock_of(const struct iperf_test *test, int local, struct iso_clock *c)
 
 			/* server clock = client clock + theta */
 			c->corrected = 1;
+			c->theta_us = theta;
+			c->bound_us = (double)f.bound_ns / 1e3;
 			c->shift_us = local ? theta : -theta;
 		}
 	}
@@ -190,7 +194,8 @@ receiver_lines(struct iperf_test *test, const struct iperf_stream *sp,
 	iso_dist_shift(&lat, c->shift_us);
 	if (c->corrected)
 		(void)snprintf(clk, sizeof(clk), "corrected by the --owd clock "
-		    "offset %+.3f ms", ms(-c->shift_us));
+		    "offset %+.3f ms +/- %.3f ms", ms(c->theta_us),
+		    ms(c->bound_us));
 	else
 		(void)snprintf(clk, sizeof(clk), "raw: the two hosts' clocks, "
 		    "not corrected");
@@ -255,8 +260,10 @@ receiver_json(const struct iperf_test *test, const struct iso_pair *p,
 	    (test->opt->role == 'c' ? "client" : "server") : "server", err);
 	report_json_str(o, "latency_clock", c.corrected ? "owd_corrected" :
 	    "raw", err);
-	if (c.corrected)
-		report_json_num(o, "clock_offset_us", -c.shift_us, err);
+	if (c.corrected) {
+		report_json_num(o, "clock_offset_us", c.theta_us, err);
+		report_json_num(o, "clock_offset_bound_us", c.bound_us, err);
+	}
 	return o;
 }
 

@@ -11,6 +11,8 @@ Loopback cases (ours on both ends, -t 3 at the default 60:20m,0):
   sizes      STDDEV 0: every frame is exactly MEAN/8/FPS bytes; a TCP run
              at 500:20m,5m: the mean frame within 3 % of 5000 bytes and
              the deviation within 15 % of 1250
+  owd        with --owd the client's receiver latency says it is
+             corrected by the measured clock offset (text and -J)
 Refusals:
   bad        --isochronous=0, =abc, =60:x, with -b, with --bidir: exit
              non-zero with the error text, and the server sees no test
@@ -186,6 +188,32 @@ def case_sizes():
            f"{figures}", probs)
 
 
+def case_owd():
+    if not built_with(OURS, "HAVE_OWD"):
+        skip("owd: built without --owd")
+        return
+    probs = []
+    rc, out, err, _ = loopback(["-u", "--isochronous", "--owd", "-t", "2"])
+    if rc != 0 or not re.search(r"frame latency .* ms \(corrected by the "
+                                r"--owd clock offset [-+][\d.]+ ms \+/- "
+                                r"[\d.]+ ms\)", out):
+        probs.append(f"text: exit {rc}: {out[-300:]!r} {err[-200:]!r}")
+    rc, out, err, _ = loopback(["--isochronous", "--owd", "-R", "-t", "2",
+                                "-J"])
+    if rc != 0:
+        probs.append(f"-J: exit {rc}: {err[-200:]}")
+    else:
+        doc = json.loads(out)
+        r = doc["end"]["isochronous"]["streams"][0]["receiver"]
+        off = doc["end"]["owd"]["clock_offset_us"]
+        if r.get("latency_clock") != "owd_corrected" or \
+                abs(r.get("clock_offset_us", 1e9) - off) > 1e-3:
+            probs.append(f"-J receiver: {r}, end.owd offset {off}")
+        probs += check_schema(doc, "-J")
+    report("--owd: frame latency corrected by the measured clock offset",
+           probs)
+
+
 def case_bad():
     port = free_port()
     srv = start_server([OURS, "-s", "-p", str(port)], port)
@@ -347,7 +375,8 @@ def case_tbf():
     report(f"tbf 20mbit, 200 ms queue, 60:30m,0 over UDP: {figures}", probs)
 
 
-CASES = [case_loopback, case_sizes, case_bad, case_stock, case_tbf]
+CASES = [case_loopback, case_sizes, case_owd, case_bad, case_stock,
+         case_tbf]
 
 
 if __name__ == "__main__":
