@@ -125,6 +125,21 @@ if HAVE_RPM
 	%reldir%/server/server_rpm.c %reldir%/server/server_rpm.h \
 	%reldir%/report/report_rpm.c
 endif
+# --isochronous (frames at a fixed rate), left out by
+# --disable-isochronous: the callers' hooks are under HAVE_ISOCHRONOUS.
+if HAVE_ISOCHRONOUS
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/measure/iso_gen.c %reldir%/measure/iso_gen.h \
+	%reldir%/measure/iso_acc.c %reldir%/measure/iso_acc.h \
+	%reldir%/stream/iso_stream.c %reldir%/stream/iso_stream.h \
+	%reldir%/stream/iso_figs.c %reldir%/proto/proto_udp_iso.c \
+	%reldir%/report/report_iso.c
+endif
+EXTRA_DIST += %reldir%/measure/iso_gen.c %reldir%/measure/iso_gen.h \
+	%reldir%/measure/iso_acc.c %reldir%/measure/iso_acc.h \
+	%reldir%/stream/iso_stream.c %reldir%/stream/iso_stream.h \
+	%reldir%/stream/iso_figs.c %reldir%/proto/proto_udp_iso.c \
+	%reldir%/report/report_iso.c
 # --multicast and --isochronous share the datagram extension
 if HAVE_DGX
 %canon_reldir%_libiperf_core_la_SOURCES += \

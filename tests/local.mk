@@ -68,6 +68,9 @@ CHECK_SUITES += %reldir%/unit/check_mcast_acct %reldir%/unit/check_report_mcast
 	%reldir%/unit/check_report_mcast.c %reldir%/unit/check_report_fx.c \
 	%reldir%/unit/check_report.h
 endif
+if HAVE_ISOCHRONOUS
+CHECK_SUITES += %reldir%/unit/check_iso
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 
@@ -179,6 +182,10 @@ endif
 if HAVE_MULTICAST
 SCRIPT_TESTS += %reldir%/scripts/multicast.test
 endif
+# --isochronous (configure --disable-isochronous leaves it out).
+if HAVE_ISOCHRONOUS
+SCRIPT_TESTS += %reldir%/scripts/iso.test
+endif
 TESTS += $(SCRIPT_TESTS)
 # sctp_vm.test, debpkg.test and container.test are not in TESTS:
 # contrib/run-tests.sh runs them beside the robustness jobs.  cross.sh is
@@ -210,7 +217,8 @@ EXTRA_DIST += $(SCRIPT_TESTS) %reldir%/scripts/sctp_vm.test \
 	%reldir%/scripts/exporter.py %reldir%/scripts/exporter_prom.py \
 	%reldir%/scripts/owd.test %reldir%/scripts/owd.py \
 	%reldir%/scripts/rpm.test %reldir%/scripts/rpm.py \
-	%reldir%/scripts/multicast.test %reldir%/scripts/multicast.py
+	%reldir%/scripts/multicast.test %reldir%/scripts/multicast.py \
+	%reldir%/scripts/iso.test %reldir%/scripts/iso.py
 # The data folder as a whole (captures/ holds the 3.21 captures and their
 # README; nothing is written there).
 EXTRA_DIST += %reldir%/data/cli_errors.data %reldir%/data/layers.todo \

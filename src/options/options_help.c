@@ -176,6 +176,12 @@ static const struct help_line help_lines[] = {
 	{ 1, "                            draft-ietf-ippm-responsiveness) of a TCP upload" },
 	{ 1, "                            (needs an iperf3-compat server)" },
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	{ 1, "  --isochronous[=FPS:MEAN,STDDEV]  frames at FPS a second, sizes log-normal" },
+	{ 1, "                            with this mean and deviation in bits/s (default" },
+	{ 1, "                            60:20m,0); frame loss, latency, jitter (UDP or TCP;" },
+	{ 1, "                            needs an iperf3-compat server)" },
+#endif
 	{ 1, "  --latency                 also time round trips on the control connection," },
 	{ 1, "                            1 s idle before the load, then under load" },
 	{ 1, "                            (needs an iperf3-compat server)" },
@@ -188,11 +194,6 @@ static const struct help_line help_lines[] = {
 	{ 1, "                            needs an iperf3-compat server that allows it)" },
 	{ 1, "  --ttl #                   multicast TTL / hop limit (default 1)" },
 	{ 1, "  --ssm-source <addr>       source-specific: receivers join (this source, group)" },
-#endif
-#ifdef HAVE_ISOCHRONOUS
-	{ 1, "  --isochronous[=fps:mean,stddev]  frames at a fixed rate, sizes log-normal" },
-	{ 1, "                            (mean, stddev in bits/s; default 60:20m,0), over" },
-	{ 1, "                            UDP or TCP (needs an iperf3-compat server)" },
 #endif
 #ifdef HAVE_OPERATOR
 	{ 1, "  --no-clamp                be refused, as by 3.21, where an iperf3-compat server" },

@@ -472,6 +472,10 @@ udp_send(struct iperf_stream *sp)
 	struct udp_header h;
 	ssize_t n;
 
+#ifdef HAVE_ISOCHRONOUS
+	if (sp->iso != NULL)
+		return udp_iso_send(sp, c);
+#endif
 	if (c->gso_segs > 1 && sp->xmit_blocks != 1) {
 		n = gso_send(sp, c);
 		if (n != -2)
@@ -544,6 +548,10 @@ account_datagram(struct iperf_stream *sp, struct udp_ctx *c,
 		sp->w.live.ooo = c->acct.ooo;
 		sp->w.live.jitter = c->acct.jitter;
 	}
+#ifdef HAVE_ISOCHRONOUS
+	if (sp->iso != NULL)
+		udp_iso_account(sp, c, d, len);
+#endif
 }
 
 /* Drops the count that came with a buffer added (sp->w.lock held). */

@@ -110,6 +110,14 @@ void udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c);
 void udp_gso_off(struct iperf_stream *sp, struct udp_ctx *c);
 /* Free what the set-up allocated (not c itself). */
 void udp_ctx_release(struct udp_ctx *c);
+#ifdef HAVE_ISOCHRONOUS
+/* --isochronous (proto_udp_iso.c): send the datagram sp->iso->dg
+ * describes; hand a received datagram (sp->w.lock held) to the frame
+ * statistics. */
+ssize_t udp_iso_send(struct iperf_stream *sp, struct udp_ctx *c);
+void udp_iso_account(struct iperf_stream *sp, const struct udp_ctx *c,
+    const unsigned char *d, size_t len);
+#endif
 
 #ifdef HAVE_MULTICAST
 struct iperf_test;

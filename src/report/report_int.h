@@ -55,6 +55,17 @@ void report_owd_json_end(const struct iperf_test *test, struct cJSON *end,
 void report_owd_json_interval(const struct iperf_test *test,
     struct cJSON *iv, int *err);
 #endif
+#ifdef HAVE_ISOCHRONOUS
+/* --isochronous (report_iso.c): a line per stream after each interval's
+ * rows and intervals[].isochronous; the sender and receiver lines after
+ * the summary and end.isochronous.  Nothing without --isochronous. */
+void report_iso_text_interval(struct iperf_test *test);
+void report_iso_json_interval(const struct iperf_test *test,
+    struct cJSON *iv, int *err);
+void report_iso_text(struct iperf_test *test);
+void report_iso_json_end(const struct iperf_test *test, struct cJSON *end,
+    int *err);
+#endif
 /* --rr (report_rr.c): the text tables in place of the stock ones, and
  * the "rr" objects of the JSON document (nothing without --rr). */
 void report_rr_text_interval(struct iperf_test *test);

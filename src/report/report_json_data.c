@@ -221,5 +221,9 @@ report_json_interval(struct iperf_test *test)
 	if (!err)
 		report_owd_json_interval(test, o, &err);
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	if (!err)
+		report_iso_json_interval(test, o, &err);
+#endif
 	return finish(o, err);
 }

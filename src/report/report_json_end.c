@@ -282,6 +282,9 @@ report_json_end(struct iperf_test *test)
 #ifdef HAVE_RPM
 	report_rpm_json(test, end, &err);
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	report_iso_json_end(test, end, &err);
+#endif
 	if (err) {
 		cJSON_Delete(end);
 		return NULL;

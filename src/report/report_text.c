@@ -302,6 +302,9 @@ text_interval(struct iperf_test *test)
 		if (report_want_sums(test))
 			sum_interval_row(test, g);
 	}
+#ifdef HAVE_ISOCHRONOUS
+	report_iso_text_interval(test);
+#endif
 	test->run.rep.intervals_printed++;
 	if (test->opt->forceflush)
 		report_flush(test);

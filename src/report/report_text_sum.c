@@ -274,6 +274,9 @@ report_text_summary(struct iperf_test *test)
 #ifdef HAVE_RPM
 	report_rpm_text(test);
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	report_iso_text(test);
+#endif
 	report_stats_text(test);
 	report_flush(test);
 }

@@ -10,6 +10,9 @@
 #include "ext.h"
 #include "iperf.h"
 #include "iperf_error.h"
+#ifdef HAVE_ISOCHRONOUS
+#include "iso_stream.h"
+#endif
 #include "json.h"
 #include "latstat.h"
 #include "params.h"
@@ -492,6 +495,9 @@ encode_stream(struct iperf_test *test, struct iperf_stream *sp, cJSON *arr)
 	rc |= encode_owd_raw(test, sp, o);
 #endif
 	rc |= rr_results_encode(test, sp, o);
+#ifdef HAVE_ISOCHRONOUS
+	rc |= iso_results_encode(test, sp, o);
+#endif
 	return rc;
 }
 
@@ -639,6 +645,9 @@ decode_stream(struct iperf_test *test, const cJSON *s)
 		return iperf_fail(test, IESTREAMID, 0);
 	sp->peer = p;
 	rr_results_decode(sp, s);
+#ifdef HAVE_ISOCHRONOUS
+	iso_results_decode(sp, s);
+#endif
 	return 0;
 }
 

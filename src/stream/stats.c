@@ -5,6 +5,9 @@
 #include <string.h>
 
 #include "iperf.h"
+#ifdef HAVE_ISOCHRONOUS
+#include "iso_stream.h"
+#endif
 #include "proto_ops.h"
 #include "rr.h"
 #include "stats.h"
@@ -192,6 +195,9 @@ stats_sample(struct iperf_test *test, uint64_t now_us, int final)
 		sp->interval_start_us = now_us;
 	}
 	stats_dist_sample(test, keep, test->run.omitting);
+#ifdef HAVE_ISOCHRONOUS
+	iso_stream_sample(test, keep);
+#endif
 	return keep;
 }
 
@@ -212,6 +218,9 @@ stats_omit_end(struct iperf_test *test, uint64_t now_us)
 		restart_clocks(sp, now_us);
 	}
 	stats_dist_omit_end(test);
+#ifdef HAVE_ISOCHRONOUS
+	iso_stream_omit_end(test);
+#endif
 }
 
 uint64_t

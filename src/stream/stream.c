@@ -25,6 +25,9 @@
 #ifdef HAVE_RPM
 #include "rpm_stream.h"
 #endif
+#ifdef HAVE_ISOCHRONOUS
+#include "iso_stream.h"
+#endif
 #include "stats_dist.h"
 #include "stream.h"
 #include "stream_io.h"
@@ -128,6 +131,9 @@ stream_free(struct iperf_stream *sp)
 #ifdef HAVE_RPM
 	rpm_stream_release(sp);
 #endif
+#ifdef HAVE_ISOCHRONOUS
+	iso_stream_release(sp);
+#endif
 	if (sp->socket >= 0 && !sp->closed)
 		close(sp->socket);
 	stream_drop_intervals(sp);
@@ -171,6 +177,10 @@ stream_setup(struct iperf_stream *sp)
 #ifdef HAVE_RPM
 	if (sp->test->settings.rpm)
 		return rpm_stream_init(sp);
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	if (sp->test->settings.iso)
+		return iso_stream_init(sp);
 #endif
 	return 0;
 }
@@ -403,6 +413,10 @@ worker_main(void *arg)
 #ifdef HAVE_RPM
 	else if (sp->rpm != NULL)
 		rpm_worker(sp);
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	else if (iso_stream_has_worker(sp))
+		iso_worker(sp);
 #endif
 	else if (sp->sender) {
 		worker_send_loop(sp);

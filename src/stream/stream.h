@@ -38,6 +38,7 @@
 struct iperf_test;
 struct rr_stream;
 struct rpm_stream;
+struct iso_stream;
 
 /* Counters written by the worker (under lock). */
 struct stream_live {
@@ -201,6 +202,9 @@ struct iperf_stream {
 	struct iperf_stream *next;
 #ifdef HAVE_RPM
 	struct rpm_stream *rpm; /* --rpm (rpm_stream.h), else NULL */
+#endif
+#ifdef HAVE_ISOCHRONOUS
+	struct iso_stream *iso; /* --isochronous (iso_stream.h), else NULL */
 #endif
 };
 
