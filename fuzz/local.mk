@@ -20,6 +20,14 @@ endif
 if HAVE_RPM
 FUZZ_TARGETS += %reldir%/fuzz_rpm
 endif
+# --multicast-listen's datagrams (--disable-multicast) and --isochronous's
+# frames (--disable-isochronous)
+if HAVE_MULTICAST
+FUZZ_TARGETS += %reldir%/fuzz_mcast
+endif
+if HAVE_ISOCHRONOUS
+FUZZ_TARGETS += %reldir%/fuzz_iso
+endif
 if FUZZING
 noinst_PROGRAMS += $(FUZZ_TARGETS)
 FUZZ_MAIN =
@@ -84,3 +92,12 @@ FUZZ_LIBS = src/libiperf_core.la
 %canon_reldir%_fuzz_rpm_LDFLAGS = $(FUZZ_LINK_FLAGS)
 
 EXTRA_DIST += %reldir%/replay.test %reldir%/corpus %reldir%/run.sh
+
+%canon_reldir%_fuzz_mcast_SOURCES = %reldir%/fuzz_mcast.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_mcast_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_mcast_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_mcast_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_iso_SOURCES = %reldir%/fuzz_iso.c $(FUZZ_COMMON)
+%canon_reldir%_fuzz_iso_CFLAGS = $(FUZZ_CC_FLAGS)
+%canon_reldir%_fuzz_iso_LDADD = $(FUZZ_LIBS)
+%canon_reldir%_fuzz_iso_LDFLAGS = $(FUZZ_LINK_FLAGS)

@@ -38,7 +38,7 @@ elif [ -n "$runs" ]; then
 else
 	secs=60
 fi
-targets=${*:-units params results ctrl udp options auth users peer_ival rpm}
+targets=${*:-units params results ctrl udp options auth users peer_ival rpm mcast iso}
 [ -x "$top/configure" ] || (cd "$top" && ./bootstrap.sh)
 out=${FUZZ_BUILD_DIR:-$top/_fuzz}
 mkdir -p "$out"

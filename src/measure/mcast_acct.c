@@ -40,11 +40,23 @@ start_at(struct mcast_acct *a, uint64_t seq)
 	a->started = 1;
 }
 
+/* A time from the wire within [0, 2^62] us (about 146,000 years), so
+ * that differences of two never overflow, whatever a sender wrote. */
+static int64_t
+sane_us(int64_t t)
+{
+	return t < 0 ? 0 : t > MCAST_TIME_MAX_US ? MCAST_TIME_MAX_US : t;
+}
+
 void
 mcast_acct_datagram(struct mcast_acct *a, uint64_t seq, size_t len,
     int64_t sent_us, int64_t arrival_us)
 {
-	double owd_ms = (double)(arrival_us - sent_us) / 1000.0;
+	double owd_ms;
+
+	sent_us = sane_us(sent_us);
+	arrival_us = sane_us(arrival_us);
+	owd_ms = (double)(arrival_us - sent_us) / 1000.0;
 
 	if (!a->started)
 		start_at(a, seq);
@@ -72,6 +84,23 @@ mcast_acct_interval(struct mcast_acct *a, struct mcast_stats *out)
 	a->ooo_mark = a->ua.ooo;
 }
 
+/* x + y, at most INT64_MAX (64-bit sequence numbers from a sender can
+ * be anything). */
+static int64_t
+sat_add(int64_t x, uint64_t y)
+{
+	if (x < 0) {
+		uint64_t m = (uint64_t)(-(x + 1)) + 1; /* |x|, up to 2^63 */
+
+		if (y < m)
+			return x + (int64_t)y;
+		y -= m;
+		x = 0;
+	}
+	return y > (uint64_t)INT64_MAX - (uint64_t)x ? INT64_MAX :
+	    x + (int64_t)y;
+}
+
 void
 mcast_acct_total(const struct mcast_acct *a, int have_total,
     uint64_t sender_packets, struct mcast_stats *out)
@@ -85,13 +114,12 @@ mcast_acct_total(const struct mcast_acct *a, int have_total,
 		out->lost = out->packets;
 		return;
 	}
-	out->packets = (int64_t)(a->ua.hi - a->first_seq + 1);
+	out->packets = sat_add(0, a->ua.hi - a->first_seq + 1);
 	out->lost = a->ua.lost;
 	/* the tail: sent after the last datagram that arrived */
-	if (have_total && sender_packets > a->ua.hi &&
-	    sender_packets - a->ua.hi < (uint64_t)INT64_MAX / 2) {
-		out->packets += (int64_t)(sender_packets - a->ua.hi);
-		out->lost += (int64_t)(sender_packets - a->ua.hi);
+	if (have_total && sender_packets > a->ua.hi) {
+		out->packets = sat_add(out->packets, sender_packets - a->ua.hi);
+		out->lost = sat_add(out->lost, sender_packets - a->ua.hi);
 	}
 }
 
