@@ -34,6 +34,7 @@ noinst_LTLIBRARIES += %reldir%/libiperf_core.la
 	%reldir%/session/probe.c %reldir%/session/probe.h \
 	%reldir%/stream/rr_wire.c %reldir%/stream/rr.h \
 	%reldir%/stream/stream.c %reldir%/stream/stream.h \
+	%reldir%/stream/stream_wait.c \
 	%reldir%/stream/stream_io.c %reldir%/stream/stream_io.h \
 	%reldir%/session/affinity.c %reldir%/session/affinity.h \
 	%reldir%/stream/placement.c %reldir%/stream/placement.h \

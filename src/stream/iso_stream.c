@@ -142,24 +142,6 @@ count(struct iperf_stream *sp, uint64_t n, int rx)
 
 /* ---- sender ---------------------------------------------------------------- */
 
-/* Sleep until the monotonic deadline; -1 if asked to stop first. */
-static int
-wait_tick(struct iperf_stream *sp, uint64_t deadline_us)
-{
-	struct timespec ts;
-	int stopped;
-
-	ts.tv_sec = (time_t)(deadline_us / USEC_PER_SEC);
-	ts.tv_nsec = (long)((deadline_us % USEC_PER_SEC) * 1000);
-	pthread_mutex_lock(&sp->w.lock);
-	while (!(stopped = atomic_load(&sp->w.stop)) &&
-	    iperf_time_now_us() < deadline_us &&
-	    pthread_cond_timedwait(&sp->w.wake, &sp->w.lock, &ts) == 0)
-		;
-	pthread_mutex_unlock(&sp->w.lock);
-	return stopped ? -1 : 0;
-}
-
 static int
 transient(int err)
 {
@@ -189,7 +171,7 @@ send_piece(struct iperf_stream *sp, const void *buf, size_t len)
 			continue;
 		if (n < 0 && transient(errno)) {
 			/* a full queue (ENOBUFS): a moment, not a spin */
-			(void)wait_tick(sp, iperf_time_now_us() +
+			(void)stream_sleep_until(sp, iperf_time_now_us() +
 			    ISO_RETRY_US);
 			continue;
 		}
@@ -273,7 +255,8 @@ send_loop(struct iperf_stream *sp)
 		if (test_count_stops_sender(test) &&
 		    test_send_limit_reached(test))
 			return;
-		if (wait_tick(sp, mono0 + (uint64_t)((double)k * period)) == -1)
+		if (stream_sleep_until(sp,
+			mono0 + (uint64_t)((double)k * period)) == -1)
 			return;
 		id++;
 		if ((sp->datagram ? send_udp_frame(sp, id, tick, &bytes) :

@@ -228,25 +228,6 @@ stream_count_rx(struct iperf_stream *sp, uint64_t bytes)
 	pthread_mutex_unlock(&sp->w.lock);
 }
 
-/* Sleep until deadline_us unless the stream is asked to stop first (the
- * stop request wakes the sleeper: a paced sender never outlives the end
- * of the test by more than a wake-up).  -1 when asked to stop. */
-static int
-sleep_unless_stopped(struct iperf_stream *sp, uint64_t deadline_us)
-{
-	struct timespec ts;
-	int stopped;
-
-	ts.tv_sec = (time_t)(deadline_us / USEC_PER_SEC);
-	ts.tv_nsec = (long)((deadline_us % USEC_PER_SEC) * 1000);
-	pthread_mutex_lock(&sp->w.lock);
-	while (!(stopped = atomic_load(&sp->w.stop)) &&
-	    pthread_cond_timedwait(&sp->w.wake, &sp->w.lock, &ts) == 0)
-		;
-	pthread_mutex_unlock(&sp->w.lock);
-	return stopped ? -1 : 0;
-}
-
 /* A sender catching up (pacer_behind) spins through waits this short. */
 #define PACER_SPIN_MAX_US 100
 
@@ -268,7 +249,7 @@ pacer_wait(struct pacer *p, struct iperf_stream *sp, size_t blksize,
 				return -1;
 			continue; /* the clock moves on; ask again */
 		}
-		if (sleep_unless_stopped(sp, now + wait_us) == -1)
+		if (stream_sleep_until(sp, now + wait_us) == -1)
 			return -1;
 	}
 }

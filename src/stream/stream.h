@@ -254,5 +254,10 @@ void stream_snapshot(struct iperf_stream *sp, struct stream_live *out);
 void stream_count(struct iperf_stream *sp, uint64_t bytes, uint64_t blocks);
 /* Received bytes: counts them and notes the time of arrival. */
 void stream_count_rx(struct iperf_stream *sp, uint64_t bytes);
+/* A worker sleeps until deadline_us (CLOCK_MONOTONIC, iperf_time_now_us)
+ * unless the stream is asked to stop first (the stop request wakes the
+ * sleeper: a paced sender never outlives the end of the test by more
+ * than a wake-up).  0, or -1 when asked to stop. */
+int stream_sleep_until(struct iperf_stream *sp, uint64_t deadline_us);
 
 #endif /* IPERF_STREAM_H */
