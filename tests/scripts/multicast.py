@@ -38,13 +38,18 @@ end marker three times), IPv4 and IPv6:
   two tests      without -1: two tests in a row, two documents, SIGTERM
 Each listener -J document is checked against
 docs/multicast-listen.schema.json (where python3-jsonschema is).
-End-to-end (needs the client's and the server's multicast data path;
-they fail until it is there): our server -s -1 --multicast-allow, a
-listener, our client -u --multicast GROUP -b 10M -t 2 -J; the server's
-and the listener's bytes equal the client's, IPv4 and IPv6; with nft
-dropping every 10th datagram at the listener, the listener ~10 % lost and
-the server ~0 %; a second listener beside the server (same namespace,
-group and port) sees every byte too.
+End-to-end: our server -s -1 --multicast-allow, a listener, our client
+-u --multicast GROUP -b 10M -t 2 -J; the server's and the listener's
+bytes equal the client's, IPv4 and IPv6, and the listener saw the end
+marker; with nft dropping every 10th datagram at the listener, the
+listener ~10 % lost and the server ~0 %; a second listener beside the
+server (same namespace, group and port) sees every byte too.
+  ttl            --ttl 5: an nft counter in the listener's namespace sees
+                 every datagram with TTL 5 (none with 1), start.multicast
+                 says 5; without --ttl they arrive with TTL 1
+  ssm            --ssm-source the sender's address: the server receives
+                 every byte; another address: it receives none (joined
+                 that source only), the test still ends with exit 0
 
 Usage: multicast.py OURS [FILTER]
        multicast.py --pysend GROUP PORT [options] (see pysend())
@@ -53,6 +58,7 @@ Usage: multicast.py OURS [FILTER]
 import argparse
 import json
 import os
+import re
 import signal
 import socket
 import struct
@@ -796,6 +802,109 @@ def e2e(lan, v6, nft, beside=False):
     report(label + f": sent {sent} bytes", probs)
 
 
+def e2e_server(lan, port):
+    return lan.ns["srv"].popen(OURS, "-s", "-1", "-p", port,
+                               "--multicast-allow", "239.0.0.0/8",
+                               "--multicast-allow", "ff00::/8",
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+
+
+def e2e_client(lan, port, *extra):
+    """Our client to the group, 1 s: (exit, its -J document or None)."""
+    cli = lan.ns["snd"].run(OURS, "-c", lan.addr("srv", False), "-p", port,
+                            "-u", "--multicast", G4, "-b", "5M", "-t", "1",
+                            "-J", *extra, timeout=30)
+    try:
+        return cli.returncode, json.loads(cli.stdout)
+    except ValueError:
+        return cli.returncode, None
+
+
+def e2e_ttl(lan):
+    """--ttl 5: the datagrams reach the listener's namespace with TTL 5
+    (an nft counter there counts them), start.multicast.ttl says 5; and
+    without --ttl they leave with TTL 1."""
+    label = f"end-to-end {G4} --ttl 5 on the wire (nft counter), default 1"
+    port = free_port()
+    srv = e2e_server(lan, port)
+    probs = []
+    try:
+        for cmd in (["nft", "add", "table", "inet", "mct"],
+                    ["nft", "add", "chain", "inet", "mct", "in",
+                     "{ type filter hook prerouting priority 0 ; }"],
+                    ["nft", "add", "rule", "inet", "mct", "in", "ip", "ttl",
+                     "5", "udp", "dport", str(port), "counter"],
+                    ["nft", "add", "rule", "inet", "mct", "in", "ip", "ttl",
+                     "1", "udp", "dport", str(port), "counter"]):
+            Lan.sh(lan.ns["lis"], *cmd)
+        if not lan.ns["srv"].wait_listening(port, srv, time.time() + 10):
+            report(label, ["our server did not listen"])
+            return
+        rc, doc = e2e_client(lan, port, "--ttl", "5")
+        if rc != 0 or doc is None:
+            probs.append(f"client --ttl 5 exit {rc}")
+        elif doc["start"].get("multicast", {}).get("ttl") != 5:
+            probs.append(f"start.multicast {doc['start'].get('multicast')}")
+        out = lan.ns["lis"].run("nft", "list", "chain", "inet", "mct",
+                                "in").stdout
+        counts = {m[0]: int(m[1]) for m in re.findall(
+            r"ip ttl (\d+) udp dport \d+ counter packets (\d+)", out)}
+        sent = doc["end"]["sum_sent"]["packets"] if doc else 0
+        if counts.get("5", 0) < sent or counts.get("1", 0) != 0:
+            probs.append(f"TTL 5: {counts.get('5')} of {sent} datagrams, "
+                         f"TTL 1: {counts.get('1')}")
+        stop(srv)
+        srv = e2e_server(lan, port)
+        if not lan.ns["srv"].wait_listening(port, srv, time.time() + 10):
+            report(label, probs + ["our server did not listen again"])
+            return
+        rc, doc = e2e_client(lan, port)
+        out = lan.ns["lis"].run("nft", "list", "chain", "inet", "mct",
+                                "in").stdout
+        counts2 = {m[0]: int(m[1]) for m in re.findall(
+            r"ip ttl (\d+) udp dport \d+ counter packets (\d+)", out)}
+        if rc != 0 or counts2.get("1", 0) == 0 or \
+                counts2.get("5", 0) != counts.get("5", 0):
+            probs.append(f"default TTL: exit {rc}, counters {counts2}")
+    except NetnsUnavailable as e:
+        skip(f"{label}: {e}")
+        return
+    finally:
+        lan.ns["lis"].run("nft", "delete", "table", "inet", "mct")
+        stop(srv)
+    report(label, probs)
+
+
+def e2e_ssm(lan, right):
+    """--ssm-source: the sender's own address, the server receives it all;
+    another address, the server receives nothing (it joined that source
+    only) and the test still ends cleanly."""
+    source = lan.addr("snd", False) if right else lan.addr("lis", False)
+    label = (f"end-to-end {G4} --ssm-source {source} "
+             f"({'the sender' if right else 'not the sender'})")
+    port = free_port()
+    srv = e2e_server(lan, port)
+    probs = []
+    try:
+        if not lan.ns["srv"].wait_listening(port, srv, time.time() + 10):
+            report(label, ["our server did not listen"])
+            return
+        rc, doc = e2e_client(lan, port, "--ssm-source", source)
+    finally:
+        stop(srv)
+    if rc != 0 or doc is None:
+        report(label, [f"client exit {rc}"])
+        return
+    sent = doc["end"]["sum_sent"]["bytes"]
+    got = doc["end"]["sum_received"]["bytes"]
+    if doc["start"].get("multicast", {}).get("ssm_source") != source:
+        probs.append(f"start.multicast {doc['start'].get('multicast')}")
+    if not sent or got != (sent if right else 0):
+        probs.append(f"server received {got} of {sent} bytes")
+    report(label + f": {got} of {sent} bytes", probs)
+
+
 def case_e2e():
     lan = lan_or_skip("end to end")
     if lan is None:
@@ -805,6 +914,9 @@ def case_e2e():
         e2e(lan, True, False)
         e2e(lan, False, True)
         e2e(lan, False, False, beside=True)
+        e2e_ttl(lan)
+        e2e_ssm(lan, True)
+        e2e_ssm(lan, False)
     finally:
         lan.close()
 
