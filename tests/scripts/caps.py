@@ -69,6 +69,8 @@ def iperf_lines(text):
 
 # ---- (a) stock clients: what a 3.21 server gives them --------------------
 
+RACE = re.compile(r"Connection reset by peer|Broken pipe")
+
 # (label, our server's cap, client args, 3.21 server's cap, client args)
 STOCK_CASES = [
     ("duration", ["--server-max-duration", "2"], ["-t", "5"],
@@ -101,7 +103,14 @@ def case_stock():
     for ver, path in PEERS:
         for label, ours_s, ours_c, ref_s, ref_c in STOCK_CASES:
             got, _ = pair(OURS, ours_s, path, ours_c)
-            want, _ = pair(P321, ref_s, path, ref_c)
+            # A 3.21 server that ends a running test races its client:
+            # now and then the client's write meets the closed stream
+            # first ("Connection reset by peer") instead of the reason.
+            # Up to three runs for the reason to compare with.
+            for _ in range(3):
+                want, _ = pair(P321, ref_s, path, ref_c)
+                if not RACE.search(want.stderr or ""):
+                    break
             ok = (got.returncode == want.returncode and
                   want.returncode not in (0, None) and
                   iperf_lines(got.stderr) == iperf_lines(want.stderr))
