@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "dgram_ext.h"
 #include "fuzz.h"
@@ -32,23 +31,14 @@ on_record(void *arg, uint32_t id, uint64_t tick_us, uint32_t len)
 static void
 udp_case(struct fz *f, const uint8_t *data, size_t size)
 {
-	size_t off = 0;
+	size_t off = 0, len;
+	unsigned char *dg;
+	struct dgram_ext x;
 
-	while (off < size) {
-		size_t len = data[off++];
-		struct dgram_ext x;
-		unsigned char *dg;
-
-		if (len > size - off)
-			len = size - off;
-		dg = malloc(len > 0 ? len : 1);
-		if (dg == NULL)
-			abort();
-		memcpy(dg, data + off, len);
-		off += len;
+	while ((dg = fuzz_next_dgram(data, size, &off, &len)) != NULL) {
 		f->now += 997;
-		if (dgram_ext_decode(dg, len, UDP_HDR_LEN_32, &x) == 0 &&
-		    (x.flags & DGX_ISO) && !(x.flags & DGX_END))
+		if (dgram_ext_read(dg, len, UDP_HDR_LEN_32, DGX_ISO, &x) ==
+		    DGX_READ_DATA)
 			iso_acc_datagram(f->acc, x.frame_id, (int64_t)x.sent_us,
 			    x.frame_bytes, len, f->now);
 		free(dg);

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "dgram_ext.h"
 #include "fuzz.h"
@@ -20,7 +19,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mcast_acct a;
 	struct mcast_stats st;
-	size_t off = 1, n = 0;
+	size_t off = 1, n = 0, len;
+	unsigned char *dg;
 	int c64, have_end = 0;
 	uint64_t sender_pkts = 0;
 	int64_t now = 1000000;
@@ -29,30 +29,21 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	c64 = data[0] & 1;
 	mcast_acct_init(&a, c64);
-	while (off < size) {
-		size_t len = data[off++];
+	while ((dg = fuzz_next_dgram(data, size, &off, &len)) != NULL) {
 		struct udp_header h;
 		struct dgram_ext x;
-		unsigned char *dg;
+		int kind = DGX_READ_NONE;
 
-		if (len > size - off)
-			len = size - off;
-		dg = malloc(len > 0 ? len : 1);
-		if (dg == NULL)
-			abort();
-		memcpy(dg, data + off, len);
-		off += len;
 		now += 997;
-		if (udp_header_decode(dg, len, &h, c64) == 0 &&
-		    dgram_ext_decode(dg, len, c64 ? UDP_HDR_LEN_64 :
-			UDP_HDR_LEN_32, &x) == 0) {
-			if (x.flags & DGX_END) {
-				have_end = 1;
-				sender_pkts = x.total_pkts;
-			} else {
-				mcast_acct_datagram(&a, h.seq, len,
-				    (int64_t)x.sent_us, now);
-			}
+		if (udp_header_decode(dg, len, &h, c64) == 0)
+			kind = dgram_ext_read(dg, len, c64 ? UDP_HDR_LEN_64 :
+			    UDP_HDR_LEN_32, DGX_MCAST, &x);
+		if (kind == DGX_READ_END) {
+			have_end = 1;
+			sender_pkts = x.total_pkts;
+		} else if (kind == DGX_READ_DATA) {
+			mcast_acct_datagram(&a, h.seq, len, (int64_t)x.sent_us,
+			    now);
 		}
 		free(dg);
 		if (++n % 7 == 0) {

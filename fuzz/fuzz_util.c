@@ -21,6 +21,26 @@ fuzz_strndup(const uint8_t *data, size_t size)
 	return s;
 }
 
+unsigned char *
+fuzz_next_dgram(const uint8_t *data, size_t size, size_t *off, size_t *len)
+{
+	unsigned char *dg;
+	size_t n;
+
+	if (*off >= size)
+		return NULL;
+	n = data[(*off)++];
+	if (n > size - *off)
+		n = size - *off;
+	dg = malloc(n > 0 ? n : 1);
+	if (dg == NULL)
+		abort();
+	memcpy(dg, data + *off, n);
+	*off += n;
+	*len = n;
+	return dg;
+}
+
 struct iperf_test *
 fuzz_client_with_streams(struct iperf_stream *streams)
 {

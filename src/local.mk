@@ -138,6 +138,7 @@ if HAVE_ISOCHRONOUS
 endif
 EXTRA_DIST += %reldir%/measure/iso_gen.c %reldir%/measure/iso_gen.h \
 	%reldir%/measure/iso_acc.c %reldir%/measure/iso_acc.h \
+	%reldir%/measure/wire_time.h \
 	%reldir%/stream/iso_stream.c %reldir%/stream/iso_stream.h \
 	%reldir%/stream/iso_figs.c %reldir%/proto/proto_udp_iso.c \
 	%reldir%/report/report_iso.c
@@ -145,7 +146,7 @@ EXTRA_DIST += %reldir%/measure/iso_gen.c %reldir%/measure/iso_gen.h \
 if HAVE_DGX
 %canon_reldir%_libiperf_core_la_SOURCES += \
 	%reldir%/proto/dgram_ext.c %reldir%/proto/dgram_ext.h \
-	%reldir%/options/options_apply_mcast.c
+	%reldir%/measure/wire_time.h %reldir%/options/options_apply_mcast.c
 endif
 if HAVE_MULTICAST
 %canon_reldir%_libiperf_core_la_SOURCES += %reldir%/proto/proto_udp_mcast.c

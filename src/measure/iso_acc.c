@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "iso_acc.h"
+#include "wire_time.h"
 #include "banned.h"
 
 void
@@ -74,16 +75,6 @@ push(int64_t **arr, size_t *n, size_t *cap, int64_t v)
 	(*arr)[(*n)++] = v;
 }
 
-/* A time within [0, 2^62] us (about 146,000 years): differences of two
- * never overflow, whatever tick a sender wrote. */
-static int64_t
-sane_us(int64_t t)
-{
-	const int64_t max = INT64_C(1) << 62;
-
-	return t < 0 ? 0 : t > max ? max : t;
-}
-
 /* A frame received whole: its last byte came at arrival_us. */
 static void
 frame_done(struct iso_acc *a, int64_t tick_us, uint64_t bytes,
@@ -91,8 +82,8 @@ frame_done(struct iso_acc *a, int64_t tick_us, uint64_t bytes,
 {
 	int64_t lat;
 
-	tick_us = sane_us(tick_us);
-	arrival_us = sane_us(arrival_us);
+	tick_us = wire_time_us(tick_us);
+	arrival_us = wire_time_us(arrival_us);
 	lat = arrival_us - tick_us;
 
 	a->frames++;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mcast_acct.h"
+#include "wire_time.h"
 #include "udp_acct.h"
 #include "banned.h"
 
@@ -40,22 +41,14 @@ start_at(struct mcast_acct *a, uint64_t seq)
 	a->started = 1;
 }
 
-/* A time from the wire within [0, 2^62] us (about 146,000 years), so
- * that differences of two never overflow, whatever a sender wrote. */
-static int64_t
-sane_us(int64_t t)
-{
-	return t < 0 ? 0 : t > MCAST_TIME_MAX_US ? MCAST_TIME_MAX_US : t;
-}
-
 void
 mcast_acct_datagram(struct mcast_acct *a, uint64_t seq, size_t len,
     int64_t sent_us, int64_t arrival_us)
 {
 	double owd_ms;
 
-	sent_us = sane_us(sent_us);
-	arrival_us = sane_us(arrival_us);
+	sent_us = wire_time_us(sent_us);
+	arrival_us = wire_time_us(arrival_us);
 	owd_ms = (double)(arrival_us - sent_us) / 1000.0;
 
 	if (!a->started)

@@ -48,10 +48,8 @@ struct mcast_acct {
 	uint64_t ooo_mark;  /* ua.ooo at the interval's start */
 };
 
-/* Times are taken within [0, MCAST_TIME_MAX_US] (a hostile or broken
- * sender's cannot overflow a difference). */
-#define MCAST_TIME_MAX_US (INT64_C(1) << 62)
-
+/* Times are taken within [0, WIRE_TIME_MAX_US] (wire_time.h: a hostile
+ * or broken sender's cannot overflow a difference). */
 void mcast_acct_init(struct mcast_acct *a, int counters64);
 /* One data datagram (never an end marker). */
 void mcast_acct_datagram(struct mcast_acct *a, uint64_t seq, size_t len,

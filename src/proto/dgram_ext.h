@@ -57,8 +57,20 @@ struct dgram_ext {
 /* Write the extension at buf + hdr_len; -1 if len cannot hold it. */
 int dgram_ext_encode(unsigned char *buf, size_t len, size_t hdr_len,
     const struct dgram_ext *x);
-/* Read it; -1 when the datagram is too short or lacks the magic. */
-int dgram_ext_decode(const unsigned char *buf, size_t len, size_t hdr_len,
-    struct dgram_ext *x);
+/* What a receiver makes of a datagram (dgram_ext_read). */
+#define DGX_READ_NONE 0 /* no extension, or not of the kind wanted */
+#define DGX_READ_DATA 1 /* data, with the wanted fields */
+#define DGX_READ_END 2  /* an end marker (its totals in x) */
+
+/* The one reading of a received datagram for every receiver: the
+ * extension after the stock header of hdr_len bytes, decoded into x when
+ * it carries the flags in want (DGX_MCAST, DGX_ISO).  An ISO frame id of
+ * 0 is not data. */
+int dgram_ext_read(const unsigned char *buf, size_t len, size_t hdr_len,
+    uint32_t want, struct dgram_ext *x);
+/* Only the flags (0 without the extension): a sender's receive path asks
+ * for DGX_END without decoding the rest. */
+uint32_t dgram_ext_flags(const unsigned char *buf, size_t len,
+    size_t hdr_len);
 
 #endif /* IPERF_DGRAM_EXT_H */

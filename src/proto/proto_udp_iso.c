@@ -63,8 +63,7 @@ udp_iso_account(struct iperf_stream *sp, const struct udp_ctx *c,
 	size_t hlen = c->counters64 ? UDP_HDR_LEN_64 : UDP_HDR_LEN_32;
 	struct dgram_ext x;
 
-	if (dgram_ext_decode(d, len, hlen, &x) == -1 ||
-	    !(x.flags & DGX_ISO) || (x.flags & DGX_END) || x.frame_id == 0)
+	if (dgram_ext_read(d, len, hlen, DGX_ISO, &x) != DGX_READ_DATA)
 		return;
 	iso_acc_datagram(&sp->iso->rx, x.frame_id, (int64_t)x.sent_us,
 	    x.frame_bytes, len, (int64_t)iperf_time_wall_us());

@@ -178,10 +178,8 @@ udp_mcast_stamp(struct iperf_stream *sp, struct udp_ctx *c, unsigned char *buf,
 int
 udp_mcast_is_end(const struct udp_ctx *c, const unsigned char *d, size_t len)
 {
-	struct dgram_ext x;
-
-	return dgram_ext_decode(d, len, c->counters64 ? UDP_HDR_LEN_64 :
-		   UDP_HDR_LEN_32, &x) == 0 && (x.flags & DGX_END) != 0;
+	return (dgram_ext_flags(d, len, c->counters64 ? UDP_HDR_LEN_64 :
+		    UDP_HDR_LEN_32) & DGX_END) != 0;
 }
 
 /* A socket for the end markers, to the stream's group and port with its

@@ -321,19 +321,27 @@ mcl_left_early(struct mcl *l, int interrupted)
 	mcl_finish(l, l->run.last_us, &e);
 }
 
-/* The extension at offset 12 (32-bit counters) or 16 (64-bit); the
- * header's length, or 0 for a datagram without it. */
-static size_t
+/* The extension at offset 12 (32-bit counters) or 16 (64-bit), only the
+ * one given once a test runs: its header's length into *hdr (0 without
+ * it) and dgram_ext_read()'s verdict. */
+static int
 mcl_decode(const unsigned char *buf, size_t n, struct dgram_ext *x,
-    size_t want)
+    size_t want, size_t *hdr)
 {
-	if ((want == 0 || want == 12) && dgram_ext_decode(buf, n, 12, x) == 0 &&
-	    (x->flags & DGX_MCAST))
-		return 12;
-	if ((want == 0 || want == 16) && dgram_ext_decode(buf, n, 16, x) == 0 &&
-	    (x->flags & DGX_MCAST))
-		return 16;
-	return 0;
+	static const size_t lens[2] = { 12, 16 };
+	int i, r;
+
+	for (i = 0; i < 2; i++) {
+		if (want != 0 && want != lens[i])
+			continue;
+		r = dgram_ext_read(buf, n, lens[i], DGX_MCAST, x);
+		if (r != DGX_READ_NONE) {
+			*hdr = lens[i];
+			return r;
+		}
+	}
+	*hdr = 0;
+	return DGX_READ_NONE;
 }
 
 static void
@@ -341,17 +349,19 @@ mcl_datagram(struct mcl *l, size_t n, const struct sockaddr_storage *from,
     uint64_t now_us, uint64_t wall_us)
 {
 	struct dgram_ext x;
-	size_t hdr = mcl_decode(l->buf, n, &x, l->active ? l->run.hdr_len : 0);
+	size_t hdr;
+	int kind = mcl_decode(l->buf, n, &x, l->active ? l->run.hdr_len : 0,
+	    &hdr);
 	struct mcast_end_info e;
 
-	if (hdr == 0 || (l->active && x.test_id != l->run.test_id)) {
+	if (kind == DGX_READ_NONE || (l->active && x.test_id != l->run.test_id)) {
 		l->foreign++;
 		return;
 	}
 	/* the other copies of an end marker, stragglers of an ended test */
 	if (l->have_done && x.test_id == l->done_id)
 		return;
-	if (x.flags & DGX_END) {
+	if (kind == DGX_READ_END) {
 		if (!l->active) /* a test seen only by its end: nothing */
 			return;
 		memset(&e, 0, sizeof(e));
