@@ -43,18 +43,17 @@ batchable(const struct iperf_stream *sp)
 	    !sp->io.zerocopy;
 }
 
-/* Unpaced senders with the default block: PLACEMENT_BATCH_BYTES per
- * call.  How many. */
+/* Unpaced senders with the default block: `bytes` per call.  How
+ * many. */
 static int
-batch_senders(struct iperf_test *test)
+batch_senders(struct iperf_test *test, size_t bytes)
 {
 	struct iperf_stream *sp;
 	int batched = 0;
 
 	for (sp = test->run.streams; sp != NULL; sp = sp->next) {
 		if (batchable(sp)) {
-			sp->xmit_len = sp->blksize *
-			    (PLACEMENT_BATCH_BYTES / sp->blksize);
+			sp->xmit_len = sp->blksize * (bytes / sp->blksize);
 			batched++;
 		}
 	}
@@ -96,12 +95,12 @@ pace_spans(struct iperf_test *test)
 
 /* "; N sending stream(s) write B bytes per call" when N > 0, else "". */
 static void
-batch_text(char *buf, size_t len, int batched)
+batch_text(char *buf, size_t len, int batched, size_t bytes)
 {
 	buf[0] = '\0';
 	if (batched > 0)
-		(void)snprintf(buf, len, "; %d sending stream(s) write %d bytes "
-		    "per call", batched, PLACEMENT_BATCH_BYTES);
+		(void)snprintf(buf, len, "; %d sending stream(s) write %zu bytes "
+		    "per call", batched, bytes);
 }
 
 /* The -V line on another host's peer. */
@@ -110,7 +109,9 @@ plan_elsewhere(struct iperf_test *test)
 {
 	char batch[96];
 
-	batch_text(batch, sizeof(batch), batch_senders(test));
+	batch_text(batch, sizeof(batch),
+	    batch_senders(test, PLACEMENT_REMOTE_BATCH_BYTES),
+	    PLACEMENT_REMOTE_BATCH_BYTES);
 	note_add(test, NOTE_VERBOSE, "data path: the peer's address is not "
 	    "local here: SO_RCVLOWAT on every receiver%s", batch);
 }
@@ -198,8 +199,9 @@ placement_plan(struct iperf_test *test)
 			cpus[n++] = i;
 	}
 	/* Spare CPUs: each sender hands the kernel a batch. */
-	batch_text(batch, sizeof(batch),
-	    n >= 2 && streams < n ? batch_senders(test) : 0);
+	batch_text(batch, sizeof(batch), n >= 2 && streams < n ?
+	    batch_senders(test, PLACEMENT_BATCH_BYTES) : 0,
+	    PLACEMENT_BATCH_BYTES);
 	same_host_note(test, batch, n >= 2 && streams >= 2 * n ? "placed" :
 	    "unplaced");
 	if (n < 2 || streams < 2 * n) {

@@ -48,9 +48,14 @@
  * not local here): nothing is placed, and the receiving side's protocol
  * work is not this process's to move.  There the costs are wake-ups and
  * calls: every unpaced sender with the default block hands the kernel
- * PLACEMENT_BATCH_BYTES per call, and every receiver sets SO_RCVLOWAT
- * (proto_tcp.c), not only a test of one stream (between two namespaces on
- * two CPUs, -P 2 went from 15.1 to 19.4 Gbit/s, -P 8 from 16.8 to 17.8).
+ * PLACEMENT_REMOTE_BATCH_BYTES per call, and every receiver sets
+ * SO_RCVLOWAT (proto_tcp.c), not only a test of one stream (between two
+ * namespaces on two CPUs, -P 2 went from 15.1 to 19.4 Gbit/s, -P 8 from
+ * 16.8 to 17.8, with 1 MB per call).  Half that per call measured better
+ * on another VM (2026-11-29, three alternating runs each: -P 1 20.4-32.6
+ * Gbit/s against 15.5-19.9 with 1 MB, -P 4 30.3-31.0 against 25.3-26.4;
+ * 256 KB 21-24 at -P 1; one block per call, as stock, 21-26); why 1 MB
+ * fares worse there was not found out.
  *
  * Either: a TCP sender paced by -b (no /burst) hands the kernel
  * PLACEMENT_PACE_SPAN_US of the rate per call (whole blocks, at most
@@ -77,6 +82,7 @@ struct iperf_stream;
 
 #define PLACEMENT_FOLLOW_READS 64
 #define PLACEMENT_BATCH_BYTES (1024 * 1024)
+#define PLACEMENT_REMOTE_BATCH_BYTES (512 * 1024)
 #define PLACEMENT_PACE_SPAN_US 2000
 
 /* Is the peer of the test's data connections on this host (sp's

@@ -206,7 +206,7 @@ def case_two_ns():
             probs.append("the client did not say not local")
         if ELSEWHERE not in sout:
             probs.append("the server did not say not local")
-        if "2 sending stream(s) write 1048576 bytes per call" not in cout:
+        if "2 sending stream(s) write 524288 bytes per call" not in cout:
             probs.append("the client's senders did not batch")
         cout, _, rc = p.test(OURS, OURS, ["-P", "2", "-J"])
         doc = doc_of(cout)
