@@ -69,7 +69,10 @@ def iperf_lines(text):
 
 # ---- (a) stock clients: what a 3.21 server gives them --------------------
 
-RACE = re.compile(r"Connection reset by peer|Broken pipe")
+# Its client's failed write then ends the output ("unable to write to
+# stream socket: Connection reset by peer", or with no reason at all).
+RACE = re.compile(r"Connection reset by peer|Broken pipe|"
+                  r"unable to write to stream socket")
 
 # (label, our server's cap, client args, 3.21 server's cap, client args)
 STOCK_CASES = [
@@ -111,13 +114,17 @@ def case_stock():
                 want, _ = pair(P321, ref_s, path, ref_c)
                 if not RACE.search(want.stderr or ""):
                     break
+            gl, wl = iperf_lines(got.stderr), iperf_lines(want.stderr)
+            # Three races in a row: the server's reason, its first line,
+            # is what the two must share.
+            raced = bool(RACE.search(want.stderr or ""))
             ok = (got.returncode == want.returncode and
                   want.returncode not in (0, None) and
-                  iperf_lines(got.stderr) == iperf_lines(want.stderr))
+                  (gl == wl or (raced and gl[:1] == wl[:1] and
+                                len(wl) > 0)))
             record(f"stock {ver} client, {label}: as from a 3.21 server",
-                   ok, f"ours rc {got.returncode} "
-                   f"{iperf_lines(got.stderr)}; 3.21 rc {want.returncode} "
-                   f"{iperf_lines(want.stderr)}", detail_on_pass=False)
+                   ok, f"ours rc {got.returncode} {gl}; 3.21 rc "
+                   f"{want.returncode} {wl}", detail_on_pass=False)
         # within every cap: a test runs
         got, _ = pair(OURS, ["--server-max-bytes", "10M",
                              "--server-max-streams", "2"],
