@@ -113,7 +113,9 @@ plan_elsewhere(struct iperf_test *test)
 	    batch_senders(test, PLACEMENT_REMOTE_BATCH_BYTES),
 	    PLACEMENT_REMOTE_BATCH_BYTES);
 	note_add(test, NOTE_VERBOSE, "data path: the peer's address is not "
-	    "local here: SO_RCVLOWAT on every receiver%s", batch);
+	    "local here: SO_RCVLOWAT on every receiver%s%s",
+	    test->settings.blksize < PLACEMENT_LOWAT_MIN_BLOCK ?
+	    " of 16 KByte blocks or more (these are smaller)" : "", batch);
 }
 
 /* What every plan does: nothing placed yet; for a TCP test (not --rr),

@@ -49,7 +49,8 @@
  * work is not this process's to move.  There the costs are wake-ups and
  * calls: every unpaced sender with the default block hands the kernel
  * PLACEMENT_REMOTE_BATCH_BYTES per call, and every receiver sets
- * SO_RCVLOWAT (proto_tcp.c), not only a test of one stream (between two
+ * SO_RCVLOWAT (proto_tcp.c; blocks of PLACEMENT_LOWAT_MIN_BLOCK or more),
+ * not only a test of one stream (between two
  * namespaces on two CPUs, -P 2 went from 15.1 to 19.4 Gbit/s, -P 8 from
  * 16.8 to 17.8, with 1 MB per call).  Half that per call measured better
  * on another VM (2026-11-29, three alternating runs each: -P 1 20.4-32.6
@@ -84,6 +85,9 @@ struct iperf_stream;
 #define PLACEMENT_BATCH_BYTES (1024 * 1024)
 #define PLACEMENT_REMOTE_BATCH_BYTES (512 * 1024)
 #define PLACEMENT_PACE_SPAN_US 2000
+/* A receiver of blocks smaller than this never sets SO_RCVLOWAT (see
+ * proto_tcp.c). */
+#define PLACEMENT_LOWAT_MIN_BLOCK (16 * 1024)
 
 /* Is the peer of the test's data connections on this host (sp's
  * addresses decide, once per run)?  1 or 0. */

@@ -9,6 +9,8 @@
   two ns        client and server in two namespaces joined by veth: both
                 ends say "not local here"; -P 2 figures whole (each
                 receiver's SO_RCVLOWAT), the sender batches
+  small blocks  -l 4K: -V says no receiver low-water mark (blocks under
+                16 KBytes), -l 16K the plain line; figures whole
   -b 4G         across the namespaces: 2 ms of the rate per call said on
                 -V, the
                 sender holds the rate within 5 % and the receiver gets
@@ -40,6 +42,7 @@ OURS = os.path.abspath(sys.argv[1])
 FILTER = sys.argv[2] if len(sys.argv) > 2 else ""
 SAME = "data path: same host"
 ELSEWHERE = "data path: the peer's address is not local here"
+SMALL = "of 16 KByte blocks or more (these are smaller)"
 PACED = "TCP -b: 1 sending stream(s) hand over 917504 bytes (2000 us"
 LINGER = "UDP receiver: after a short read, lets datagrams queue"
 A_C, A_S = "10.234.0.1", "10.234.0.2"
@@ -138,6 +141,19 @@ def figures(doc, secs):
             rcv.get("bytes", 0) * 8 / secs / 1e9, rcv.get("lost_percent"))
 
 
+def whole(p, args, probs):
+    """A -J run of ours across p: received > 0 and at most what was sent
+    (else a problem appended to probs)."""
+    cout, _, rc = p.test(OURS, OURS, [*args, "-J"])
+    doc = doc_of(cout)
+    if rc != 0 or doc is None:
+        probs.append(f"-J: client exit {rc}, document {doc is not None}")
+        return
+    s, r, _ = figures(doc, 1)
+    if not (r > 0 and r <= s * 1.01):
+        probs.append(f"sent {s:.2f}, received {r:.2f} Gbit/s")
+
+
 def case_loopback():
     port = free_port()
     cli, rc, sout, serr = one_test(
@@ -208,16 +224,34 @@ def case_two_ns():
             probs.append("the server did not say not local")
         if "2 sending stream(s) write 524288 bytes per call" not in cout:
             probs.append("the client's senders did not batch")
-        cout, _, rc = p.test(OURS, OURS, ["-P", "2", "-J"])
-        doc = doc_of(cout)
-        if rc != 0 or doc is None:
-            probs.append(f"-J: client exit {rc}, document {doc is not None}")
-        else:
-            s, r, _ = figures(doc, 1)
-            if not (r > 0 and r <= s * 1.01):
-                probs.append(f"sent {s:.2f}, received {r:.2f} Gbit/s")
+        whole(p, ["-P", "2"], probs)
         record("two namespaces -P 2: not local, figures whole", not probs,
                "; ".join(probs))
+    finally:
+        p.close()
+
+
+def case_small_blocks():
+    """-l below 16 KBytes: no receiver low-water mark (-V says so on both
+    ends), the figures whole; at 16 KBytes the plain line."""
+    p = pair_or_skip("small blocks")
+    if p is None:
+        return
+    try:
+        for blk, want in (("4K", True), ("16K", False)):
+            cout, sout, rc = p.test(OURS, OURS, ["-l", blk, "-V"],
+                                    sargs=["-V"])
+            probs = [] if rc == 0 else [f"client exit {rc}"]
+            for who, out in (("client", cout), ("server", sout)):
+                said = SMALL in out
+                if ELSEWHERE not in out or said != want:
+                    probs.append(f"{who}: " + next(
+                        (ln for ln in out.splitlines() if "data path" in ln),
+                        "no data path line"))
+            whole(p, ["-l", blk], probs)
+            record(f"two namespaces -l {blk}: low-water mark "
+                   f"{'off' if want else 'on'} (-V), figures whole",
+                   not probs, "; ".join(probs))
     finally:
         p.close()
 
@@ -343,4 +377,4 @@ def case_stock():
 
 if __name__ == "__main__":
     sys.exit(run_cases([case_loopback, case_own_address, case_two_ns,
-                        case_paced, case_udp, case_stock], FILTER))
+                        case_small_blocks, case_paced, case_udp, case_stock], FILTER))
