@@ -115,7 +115,7 @@ plan_elsewhere(struct iperf_test *test)
 	note_add(test, NOTE_VERBOSE, "data path: the peer's address is not "
 	    "local here: SO_RCVLOWAT on every receiver%s%s",
 	    test->settings.blksize < PLACEMENT_LOWAT_MIN_BLOCK ?
-	    " of 16 KByte blocks or more (these are smaller)" : "", batch);
+	    " (none: blocks under 16 KBytes)" : "", batch);
 }
 
 /* What every plan does: nothing placed yet; for a TCP test (not --rr),
