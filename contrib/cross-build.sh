@@ -23,7 +23,7 @@
 #            lacks and what costs size (--disable-plot --disable-csv
 #            --disable-metrics --disable-rr --disable-operator
 #            --disable-exporter --disable-owd --disable-rpm --disable-peerival
-#            --disable-multicast --disable-isochronous,
+#            --disable-multicast --disable-isochronous --disable-udpfeedback,
 #            no libmicrohttpd, and no getifaddrs(): a peer is then on this
 #            host only when it is loopback or this end's own address, which
 #            saves the C library's netlink code, about 3 KB static); the
@@ -292,7 +292,7 @@ if [ $minimal -eq 1 ]; then
 	set -- --disable-plot --disable-csv --disable-metrics --disable-rr \
 	    --disable-operator --disable-exporter --without-libmicrohttpd \
 	    --disable-owd --disable-rpm --disable-peerival \
-	    --disable-multicast --disable-isochronous \
+	    --disable-multicast --disable-isochronous --disable-udpfeedback \
 	    ac_cv_func_getifaddrs=no "$@"
 fi
 rm -rf "$build"

@@ -1,5 +1,5 @@
 /*
- * fuzz_udp.c - UDP datagram headers and receiver accounting.  The input is
+ * fuzz_udp.c - UDP datagram headers, receiver accounting and drop reports.  The input is
  * a sequence of datagrams, each prefixed by one length byte; the first
  * byte chooses 32- or 64-bit counters.
  */
@@ -28,6 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t len = data[off++];
 		struct udp_header h;
 		unsigned char *dg;
+		struct udp_fb fb;
 
 		if (len > size - off)
 			len = size - off;
@@ -42,6 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (int64_t)h.sec * 1000000 + h.usec, now,
 			    (len & 1) ? UDP_ACCT_SHARED_ARRIVAL : 0);
 		(void)udp_hello_is_reply(dg, len);
+		(void)udp_fb_decode(dg, len, &fb);
 		free(dg);
 	}
 	return 0;

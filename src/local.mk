@@ -142,6 +142,15 @@ EXTRA_DIST += %reldir%/measure/iso_gen.c %reldir%/measure/iso_gen.h \
 	%reldir%/stream/iso_stream.c %reldir%/stream/iso_stream.h \
 	%reldir%/stream/iso_figs.c %reldir%/proto/proto_udp_iso.c \
 	%reldir%/report/report_iso.c
+# udp_offload's drop reports, left out by --disable-udpfeedback: the
+# callers' hooks are under HAVE_UDPFEEDBACK.
+if HAVE_UDPFEEDBACK
+%canon_reldir%_libiperf_core_la_SOURCES += \
+	%reldir%/measure/backoff.c %reldir%/measure/backoff.h \
+	%reldir%/proto/proto_udp_fb.c
+endif
+EXTRA_DIST += %reldir%/measure/backoff.c %reldir%/measure/backoff.h \
+	%reldir%/proto/proto_udp_fb.c
 # --multicast and --isochronous share the datagram extension
 if HAVE_DGX
 %canon_reldir%_libiperf_core_la_SOURCES += \

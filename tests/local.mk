@@ -71,6 +71,9 @@ endif
 if HAVE_ISOCHRONOUS
 CHECK_SUITES += %reldir%/unit/check_iso
 endif
+if HAVE_UDPFEEDBACK
+CHECK_SUITES += %reldir%/unit/check_backoff
+endif
 check_PROGRAMS += $(CHECK_SUITES)
 TESTS += $(CHECK_SUITES)
 

@@ -458,9 +458,13 @@ gso_send(struct iperf_stream *sp, struct udp_ctx *c)
 	(void)udp_gso_headers(c->gso_buf, segs, sp->blksize, &h,
 	    c->counters64);
 	n = send(sp->socket, c->gso_buf, segs * sp->blksize, 0);
-	if (n > 0)
+	if (n > 0) {
 		c->next_seq += (uint64_t)n / sp->blksize;
-	else if (n == -1 && (errno == EIO || errno == EINVAL))
+#ifdef HAVE_UDPFEEDBACK
+		if (c->fb)
+			udp_fb_sent(sp, c, (uint64_t)n);
+#endif
+	} else if (n == -1 && (errno == EIO || errno == EINVAL))
 		return -2;
 	return n;
 }
@@ -600,6 +604,10 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	int64_t arrival;
 
 	n = recv_meta(sp->socket, c->gro_buf, UDP_GRO_BUF_BYTES, &meta);
+#ifdef HAVE_UDPFEEDBACK
+	if (n == -1 && errno == ECONNREFUSED && c->fb_last_us != 0)
+		errno = EAGAIN; /* a report reached a sender already gone */
+#endif
 	if (n <= 0)
 		return n;
 	arrival = arrival_of(c, &meta);
@@ -620,6 +628,10 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		sp->w.live.rxq_drops += udp_gro_drops(drops, segs,
 		    c->acct.lost - lost0);
 	pthread_mutex_unlock(&sp->w.lock);
+#ifdef HAVE_UDPFEEDBACK
+	if (drops > 0 && c->fb)
+		udp_fb_dropped(sp, c, drops);
+#endif
 	return n;
 }
 

@@ -11,6 +11,9 @@
 #include <sys/socket.h>
 #include <stdint.h>
 
+#ifdef HAVE_UDPFEEDBACK
+#include "backoff.h"
+#endif
 #include "delayvar.h"
 #ifdef HAVE_OWD
 #include "clockoff.h"
@@ -21,6 +24,16 @@
 struct iperf_stream;
 
 #define UDP_HELLO_TIMEOUT_S 30
+/* udp_offload's drop reports (udp_wire.h): a receiver sends one at most
+ * every UDP_FB_GAP_US while its socket drops; a sender looks for them
+ * every UDP_FB_POLL_SENDS sends (about 400 us at 40 Gbit/s). */
+#define UDP_FB_GAP_US 500
+#define UDP_FB_POLL_SENDS 32
+/* ... at most this many reports at a time; two reports this far apart
+ * give the receiver's intake (backoff.h) */
+#define UDP_FB_POLL_MAX 16
+#define UDP_FB_SPAN_MIN_US 400
+#define UDP_FB_SPAN_MAX_US 200000
 /* Receive timeout of data sockets: a bound on how long a stopped worker
  * can stay blocked if its wake-up is lost. */
 #define UDP_WORKER_TIMEOUT_S 1
@@ -84,6 +97,17 @@ struct udp_ctx {
 	int mcast;
 	uint64_t mcast_start_us;
 #endif
+	/* udp_offload: drop reports (udp_wire.h).  The receiver: the last
+	 * one's time, the drops so far.  The sender: sends since it looked,
+	 * the last report taken (fb_rx) and when (fb_last_us), its hold. */
+#ifdef HAVE_UDPFEEDBACK
+	int fb;
+	uint64_t fb_last_us;
+	uint64_t fb_drops;
+	unsigned int fb_sends;
+	struct udp_fb fb_rx;
+	struct backoff bo;
+#endif
 	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
 	struct udp_batch *batch;
 	uint64_t linger_us; /* ... and the wait after a short one, or 0 */
@@ -108,6 +132,16 @@ void udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c);
 void udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c);
 /* GSO refused at send time: one datagram per send from now on. */
 void udp_gso_off(struct iperf_stream *sp, struct udp_ctx *c);
+/* udp_offload's drop reports (proto_udp_fb.c), where c->fb: a sender
+ * counts the n bytes that went out, takes the reports waiting every
+ * UDP_FB_POLL_SENDS sends and sets sp->tx_cap_bps; a receiver whose
+ * socket just dropped `drops` datagrams tells the sender, with the bytes
+ * it has received, at most every UDP_FB_GAP_US. */
+#ifdef HAVE_UDPFEEDBACK
+void udp_fb_sent(struct iperf_stream *sp, struct udp_ctx *c, uint64_t n);
+void udp_fb_dropped(struct iperf_stream *sp, struct udp_ctx *c,
+    uint32_t drops);
+#endif
 /* Free what the set-up allocated (not c itself). */
 void udp_ctx_release(struct udp_ctx *c);
 #ifdef HAVE_ISOCHRONOUS

@@ -15,6 +15,7 @@
 #include "ext.h"
 #endif
 #include "iperf.h"
+#include "iperf_time.h"
 #include "notes.h"
 #include "proto_udp_int.h"
 #include "stream.h"
@@ -46,9 +47,29 @@ udp_owd_on(const struct iperf_stream *sp)
 }
 #endif
 
+#ifdef HAVE_UDPFEEDBACK
+/* udp_offload's drop reports (udp_wire.h), unless IPERF3_UDP_FEEDBACK
+ * is "0": a sender heeds them, a receiver that counts its socket's drops
+ * sends them. */
+static void
+fb_setup(struct iperf_stream *sp, struct udp_ctx *c)
+{
+	const char *env = getenv("IPERF3_UDP_FEEDBACK");
+
+	c->fb = sp->test->run.udp_offload && sp->test->settings.rate == 0 &&
+	    (sp->sender || c->rxq_ovfl) &&
+	    !(env != NULL && strcmp(env, "0") == 0);
+	if (c->fb && sp->sender)
+		backoff_init(&c->bo, iperf_time_now_us());
+}
+#else
+#define fb_setup(sp, c) ((void)(sp), (void)(c))
+#endif
+
 void
 udp_tx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 {
+	fb_setup(sp, c);
 #ifdef HAVE_OWD
 	c->owd = udp_owd_on(sp);
 #endif
@@ -286,6 +307,7 @@ udp_rx_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	kts_setup(sp, c);
 	batch_setup(sp, c);
 	linger_setup(sp, c);
+	fb_setup(sp, c);
 #ifdef HAVE_OWD
 	c->owd = udp_owd_on(sp);
 #endif

@@ -21,6 +21,29 @@ const unsigned char udp_hello_reply_offload[UDP_HELLO_OFFLOAD_LEN] = {
 static const unsigned char udp_reply_legacy[UDP_HELLO_LEN] = { 0xb1, 0x68,
 	0xde, 0x3a };
 
+static const unsigned char udp_fb_magic[4] = { 0x69, 0x70, 0x66, 0x62 };
+
+void
+udp_fb_encode(unsigned char *buf, const struct udp_fb *fb)
+{
+	memcpy(buf, udp_fb_magic, sizeof(udp_fb_magic));
+	put_be32(buf + 4, UDP_FB_KIND_DROPS);
+	put_be64(buf + 8, fb->drops);
+	put_be64(buf + 16, fb->bytes);
+}
+
+int
+udp_fb_decode(const unsigned char *buf, size_t len, struct udp_fb *fb)
+{
+	if (len != UDP_FB_LEN ||
+	    memcmp(buf, udp_fb_magic, sizeof(udp_fb_magic)) != 0 ||
+	    get_be32(buf + 4) != UDP_FB_KIND_DROPS)
+		return 0;
+	fb->drops = get_be64(buf + 8);
+	fb->bytes = get_be64(buf + 16);
+	return 1;
+}
+
 static size_t
 udp_header_len(int counters64)
 {

@@ -45,6 +45,27 @@ int udp_hello_is_reply(const unsigned char *buf, size_t len);
 int udp_hello_grants_offload(const unsigned char *buf, size_t len);
 
 /*
+ * udp_offload's drop report (both ends ours; docs/protocol.md): a
+ * receiver whose socket dropped datagrams sends its sender, on the same
+ * data socket, 24 bytes: "ipfb" (69 70 66 62), a 32-bit big-endian kind
+ * (1), the 64-bit big-endian count of datagrams its socket has dropped so
+ * far, and the 64-bit big-endian count of bytes it has received so far.
+ * Nothing else on a data socket is 24 bytes starting "ipfb".
+ */
+#define UDP_FB_LEN 24
+#define UDP_FB_KIND_DROPS 1
+
+struct udp_fb {
+	uint64_t drops; /* datagrams the receiver's socket dropped so far */
+	uint64_t bytes; /* bytes it received so far */
+};
+
+/* Write a drop report into buf (UDP_FB_LEN bytes). */
+void udp_fb_encode(unsigned char *buf, const struct udp_fb *fb);
+/* 1 and *fb if these bytes are a drop report, else 0. */
+int udp_fb_decode(const unsigned char *buf, size_t len, struct udp_fb *fb);
+
+/*
  * --gsro (UDP GSO/GRO): several datagrams travel through one system call.
  * On the wire nothing changes: every datagram keeps its own header and
  * sequence number.

@@ -295,6 +295,13 @@ send_step(struct iperf_stream *sp, struct pacer *pacer)
 			stream_worker_fail(sp, IEFILE, errno);
 		return 0; /* -F: the whole file went out */
 	}
+#ifdef HAVE_UDPFEEDBACK
+	/* Unpaced (-b 0): the transport's hold, if it set one. */
+	if (test->settings.rate == 0 &&
+	    pacer->rate_bps != (double)sp->tx_cap_bps)
+		pacer_init(pacer, sp->tx_cap_bps, sp->xmit_len, 1,
+		    iperf_time_now_us());
+#endif
 	if (pacer_wait(pacer, sp, sp->xmit_len, &now) == -1)
 		return 0;
 	if (sp->rtt_on && now >= sp->w.rtt_due_us)

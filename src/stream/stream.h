@@ -151,6 +151,11 @@ struct iperf_stream {
 			  * same-host TCP batch (placement.h); pacing unit */
 	size_t xmit_blocks; /* blocks the next send may carry, at most
 			     * xmit_len / blksize (less near a -n/-k count) */
+#ifdef HAVE_UDPFEEDBACK
+	uint64_t tx_cap_bps; /* an unpaced sender's hold, set by its transport
+			    * (UDP: its receiver reported drops; backoff.h);
+			    * 0: none */
+#endif
 	struct stream_io io;
 	struct rr_stream *rr; /* --rr (rr.h), else NULL */
 	struct sockaddr_storage local_addr, remote_addr;

@@ -137,6 +137,38 @@ START_TEST(offload_grant_is_a_stock_reply_plus_four_bytes)
 }
 END_TEST
 
+/* udp_offload's drop report: exactly 24 bytes, "ipfb", kind 1. */
+START_TEST(drop_reports_round_trip_and_nothing_else_is_one)
+{
+	unsigned char b[UDP_FB_LEN + 1];
+	struct udp_fb in = { 0x0102030405060708ULL, 0x1112131415161718ULL };
+	struct udp_fb d = { 0, 0 };
+
+	udp_fb_encode(b, &in);
+	ck_assert_int_eq(b[0], 0x69);
+	ck_assert_int_eq(b[3], 0x62);
+	ck_assert_int_eq(b[7], 1);
+	ck_assert_int_eq(b[8], 1);
+	ck_assert_int_eq(b[15], 8);
+	ck_assert_int_eq(b[16], 0x11);
+	ck_assert_int_eq(b[23], 0x18);
+	ck_assert_int_eq(udp_fb_decode(b, UDP_FB_LEN, &d), 1);
+	ck_assert_uint_eq(d.drops, in.drops);
+	ck_assert_uint_eq(d.bytes, in.bytes);
+	ck_assert_int_eq(udp_fb_decode(b, UDP_FB_LEN - 1, &d), 0);
+	ck_assert_int_eq(udp_fb_decode(b, UDP_FB_LEN + 1, &d), 0);
+	b[7] = 2;
+	ck_assert_int_eq(udp_fb_decode(b, UDP_FB_LEN, &d), 0);
+	b[7] = 1;
+	b[0] ^= 1;
+	ck_assert_int_eq(udp_fb_decode(b, UDP_FB_LEN, &d), 0);
+	/* the hello and its replies are never reports */
+	ck_assert_int_eq(udp_fb_decode(udp_hello_client, UDP_HELLO_LEN, &d), 0);
+	ck_assert_int_eq(udp_fb_decode(udp_hello_reply_offload,
+	    UDP_HELLO_OFFLOAD_LEN, &d), 0);
+}
+END_TEST
+
 /* ---- accounting --------------------------------------------------------- */
 
 static void
@@ -545,6 +577,7 @@ make_suite(void)
 
 	tcase_add_test(tc, encodes_32bit_header_big_endian);
 	tcase_add_test(tc, offload_grant_is_a_stock_reply_plus_four_bytes);
+	tcase_add_test(tc, drop_reports_round_trip_and_nothing_else_is_one);
 	tcase_add_test(tc, encodes_64bit_header_big_endian);
 	tcase_add_test(tc, refuses_to_encode_into_a_short_buffer);
 	tcase_add_test(tc, decodes_headers_of_exact_length);
