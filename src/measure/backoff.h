@@ -1,7 +1,7 @@
 /*
  * backoff.h - how an unpaced UDP sender holds back when its receiver says
  * it is dropping datagrams (udp_offload's drop reports, both ends ours;
- * see proto_udp.c).  Pure: the caller passes the clock and what it sent.
+ * see proto_udp_fb.c).  Pure: the caller passes the clock and what it sent.
  *
  * Between two network namespaces of one host the sender's CPU also
  * delivers what it sends into the receiver's socket.  Once that socket's

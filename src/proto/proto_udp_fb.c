@@ -46,7 +46,7 @@ udp_fb_sent(struct iperf_stream *sp, struct udp_ctx *c, uint64_t n)
 {
 	unsigned char buf[UDP_FB_LEN + 1];
 	uint64_t now = iperf_time_now_us();
-	struct udp_fb r;
+	struct udp_fb r1, *newest = NULL;
 	double intake;
 	ssize_t got;
 	int i, cut = 0;
@@ -54,14 +54,18 @@ udp_fb_sent(struct iperf_stream *sp, struct udp_ctx *c, uint64_t n)
 	backoff_sent(&c->bo, n, now);
 	if (++c->fb_sends >= UDP_FB_POLL_SENDS) {
 		c->fb_sends = 0;
+		/* Only the newest report waiting counts: its bytes against
+		 * the one taken at the last look give the intake over about
+		 * the time between the looks. */
 		for (i = 0; i < UDP_FB_POLL_MAX; i++) {
 			got = recv(sp->socket, buf, sizeof(buf), MSG_DONTWAIT);
 			if (got <= 0)
 				break;
-			if (udp_fb_decode(buf, (size_t)got, &r) &&
-			    fb_take(c, &r, now, &intake))
-				cut |= backoff_dropped(&c->bo, now, intake);
+			if (udp_fb_decode(buf, (size_t)got, &r1))
+				newest = &r1;
 		}
+		if (newest != NULL && fb_take(c, newest, now, &intake))
+			cut = backoff_dropped(&c->bo, now, intake);
 		if (cut && c->bo.cuts == 1)
 			note_add(sp->test, NOTE_VERBOSE, "UDP sender: the "
 			    "receiver reported drops; this stream holds its "
