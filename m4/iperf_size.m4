@@ -67,3 +67,25 @@ _IPERF_EOF
       libconftest_lto.a conftest_lto$EXEEXT
   ])
 ])
+
+# IPERF_STATIC_NO_PIE: a fully static program (--enable-static-bin) is
+# linked at a fixed address, not as PIE, so its code need not be
+# position-independent either: compile with -fno-pie and link with
+# -no-pie where the compiler takes both (Debian's gcc makes PIE code by
+# default; in a fixed-address program that costs instructions and puts
+# constant tables of pointers in the writable, relocated part).  Expand
+# after the link checks that need the default flags.
+AC_DEFUN([IPERF_STATIC_NO_PIE], [
+  AS_IF([test "x$enable_static_bin" = xyes], [
+    AC_LANG_PUSH([C])
+    AC_MSG_CHECKING([whether $CC compiles and links with -fno-pie -no-pie])
+    iperf_save_CFLAGS=$CFLAGS
+    iperf_save_LDFLAGS=$LDFLAGS
+    CFLAGS="$CFLAGS -fno-pie"
+    LDFLAGS="$LDFLAGS -no-pie"
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])], [AC_MSG_RESULT([yes])],
+      [AC_MSG_RESULT([no]); CFLAGS=$iperf_save_CFLAGS
+       LDFLAGS=$iperf_save_LDFLAGS])
+    AC_LANG_POP([C])
+  ])
+])
