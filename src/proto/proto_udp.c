@@ -635,7 +635,7 @@ gro_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	return n;
 }
 
-/* Without GRO: what is queued, up to UDP_RECV_BATCH datagrams, each
+/* Without GRO: what is queued, up to b->n datagrams, each
  * with its kernel arrival time; one lock for them all.  Bytes received,
  * 0 if they were all empty (an end of stream, as a plain receive of 0
  * bytes), -1. */
@@ -649,9 +649,10 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 	int64_t arrival = 0;
 	int i, k;
 
-	for (i = 0; i < UDP_RECV_BATCH; i++)
+	for (i = 0; i < (int)b->n; i++)
 		b->mm[i].msg_hdr.msg_controllen = sizeof(b->ctl[i].buf);
-	k = recvmmsg(sp->socket, b->mm, UDP_RECV_BATCH, MSG_WAITFORONE, NULL);
+	k = recvmmsg(sp->socket, b->mm, (unsigned int)b->n, MSG_WAITFORONE,
+	    NULL);
 	if (k <= 0)
 		return k;
 	pthread_mutex_lock(&sp->w.lock);
@@ -671,7 +672,7 @@ batch_recv(struct iperf_stream *sp, struct udp_ctx *c)
 		total += (ssize_t)b->mm[i].msg_len;
 	}
 	pthread_mutex_unlock(&sp->w.lock);
-	if (k < UDP_RECV_BATCH && c->linger_us > 0)
+	if (k < (int)b->n && c->linger_us > 0 && !atomic_load(&sp->w.stop))
 		iperf_time_sleep_until(iperf_time_now_us() + c->linger_us);
 	return total;
 #else

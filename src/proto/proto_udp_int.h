@@ -39,18 +39,27 @@ struct iperf_stream;
 #define UDP_WORKER_TIMEOUT_S 1
 /* GRO: room for the largest coalesced buffer the kernel hands over. */
 #define UDP_GRO_BUF_BYTES 65536
-/* Datagrams one receive call may take (recvmmsg) without GRO. */
-#define UDP_RECV_BATCH 16
+/* Datagrams one receive call may take (recvmmsg) without GRO: about what
+ * arrives at the -b rate in two of the longest lingers (below), at least
+ * UDP_RECV_BATCH_MIN, at most UDP_RECV_BATCH_MAX and as many blocks as
+ * UDP_RECV_BATCH_BYTES hold (proto_udp_setup.c batch_count()). */
+#define UDP_RECV_BATCH_MIN 16
+#define UDP_RECV_BATCH_MAX 256
+#define UDP_RECV_BATCH_BYTES (1024 * 1024)
 /* A receiver at a known -b rate with kernel arrival times, after a call
- * that found fewer than UDP_RECV_BATCH datagrams, lets the next ones
- * queue for up to this long instead of being woken for each (at -b 1G
- * between two namespaces: client + server CPU per Gbit/s from 133 % to
- * 80 %, no loss; 3.21: 141 %).  The datagrams keep their own arrival
- * times (jitter, delay variation); counts wait at most this long.  Less
- * where the socket buffer would not hold UDP_LINGER_HOLD times as long
- * at the rate (counting twice the bytes, for the kernel's overhead), and
- * none below UDP_LINGER_MIN_US. */
-#define UDP_LINGER_US 100
+ * that found fewer datagrams than its batch holds, lets the next ones
+ * queue for up to this long instead of being woken for each.  At -u -b
+ * 1G -l 1400 between two namespaces on the VM of 2026-11-29 (3 runs
+ * each, alternating), the receiving process took 9.3-10.8 % of a CPU
+ * with 1000 us, 22.0-23.1 % without a linger (21-23 % with 100 us, the
+ * value before) and 3.21's 19.6-21.8 %; on an earlier VM 100 us took
+ * client + server CPU per Gbit/s from 133 % to 80 %.  The datagrams
+ * keep their own arrival times (jitter, delay variation); counts wait at
+ * most this long, and a receiver asked to stop reads what is queued
+ * (stream.c).  Less where the socket buffer would not hold
+ * UDP_LINGER_HOLD times as long at the rate (counting twice the bytes,
+ * for the kernel's overhead), and none below UDP_LINGER_MIN_US. */
+#define UDP_LINGER_US 1000
 #define UDP_LINGER_MIN_US 20
 #define UDP_LINGER_HOLD 16
 /* Receive buffer asked for when -w is not given, for this long at the
@@ -108,19 +117,22 @@ struct udp_ctx {
 	struct udp_fb fb_rx;
 	struct backoff bo;
 #endif
-	/* receiver without GRO: up to UDP_RECV_BATCH datagrams per call */
+	/* receiver without GRO: up to batch->n datagrams per call */
 	struct udp_batch *batch;
 	uint64_t linger_us; /* ... and the wait after a short one, or 0 */
 };
 
+union udp_rx_ctl {
+	char buf[UDP_RX_CMSG_SPACE];
+	struct cmsghdr align;
+};
+
 struct udp_batch {
-	struct mmsghdr mm[UDP_RECV_BATCH];
-	struct iovec iov[UDP_RECV_BATCH];
-	union {
-		char buf[UDP_RX_CMSG_SPACE];
-		struct cmsghdr align;
-	} ctl[UDP_RECV_BATCH];
-	unsigned char *data; /* UDP_RECV_BATCH blocks of blksize */
+	size_t n;                 /* datagrams per call */
+	struct mmsghdr *mm;       /* n of each */
+	struct iovec *iov;
+	union udp_rx_ctl *ctl;
+	unsigned char *data;      /* n blocks of blksize */
 };
 
 /* getsockopt(SOL_SOCKET, opt) as an int, or -1. */

@@ -189,27 +189,44 @@ kts_setup(struct iperf_stream *sp, struct udp_ctx *c)
 #endif
 }
 
+/* Datagrams per receive call: what arrives at the -b rate in about twice
+ * the longest linger (rate / 4096 bytes: 2 ms at UDP_LINGER_US 1000), at
+ * most UDP_RECV_BATCH_BYTES, within UDP_RECV_BATCH_MIN..._MAX. */
+static size_t
+batch_count(const struct iperf_stream *sp)
+{
+	uint64_t bytes = sp->test->settings.rate >> 12;
+	size_t n = (bytes < UDP_RECV_BATCH_BYTES ? (size_t)bytes :
+	    UDP_RECV_BATCH_BYTES) / sp->blksize + 1;
+
+	return n < UDP_RECV_BATCH_MIN ? UDP_RECV_BATCH_MIN :
+	    n > UDP_RECV_BATCH_MAX ? UDP_RECV_BATCH_MAX : n;
+}
+
 /* Receiver without GRO: recvmmsg() takes what is queued, up to
- * UDP_RECV_BATCH datagrams (their control messages too), in one call;
- * not with a -F sink, which writes what sp->buffer holds. */
+ * batch_count() datagrams (their control messages too), in one call;
+ * not with a -F sink, which writes what sp->buffer holds.  One
+ * allocation: the batch, then its arrays, then the blocks (every part a
+ * multiple of the alignment the next needs). */
 static void
 batch_setup(struct iperf_stream *sp, struct udp_ctx *c)
 {
 #ifdef HAVE_UDP_BATCH
 	struct udp_batch *b;
-	size_t i;
+	size_t i, n = batch_count(sp);
 
 	if (c->gro_buf != NULL || stream_io_has_sink(sp))
 		return;
-	b = calloc(1, sizeof(*b));
+	b = calloc(1, sizeof(*b) + n * (sizeof(*b->mm) + sizeof(*b->ctl) +
+	    sizeof(*b->iov) + sp->blksize));
 	if (b == NULL)
 		return;
-	b->data = malloc(UDP_RECV_BATCH * sp->blksize);
-	if (b->data == NULL) {
-		free(b);
-		return;
-	}
-	for (i = 0; i < UDP_RECV_BATCH; i++) {
+	b->n = n;
+	b->mm = (struct mmsghdr *)(b + 1);
+	b->ctl = (union udp_rx_ctl *)(b->mm + n);
+	b->iov = (struct iovec *)(b->ctl + n);
+	b->data = (unsigned char *)(b->iov + n);
+	for (i = 0; i < n; i++) {
 		b->iov[i].iov_base = b->data + i * sp->blksize;
 		b->iov[i].iov_len = sp->blksize;
 		b->mm[i].msg_hdr.msg_iov = &b->iov[i];
@@ -221,14 +238,6 @@ batch_setup(struct iperf_stream *sp, struct udp_ctx *c)
 	(void)sp;
 	(void)c;
 #endif
-}
-
-static void
-batch_release(struct udp_batch *b)
-{
-	if (b != NULL)
-		free(b->data);
-	free(b);
 }
 
 /*
@@ -318,5 +327,5 @@ udp_ctx_release(struct udp_ctx *c)
 {
 	free(c->gso_buf);
 	free(c->gro_buf);
-	batch_release(c->batch);
+	free(c->batch);
 }

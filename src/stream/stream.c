@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <sys/ioctl.h>
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -344,6 +345,24 @@ worker_send_loop(struct iperf_stream *sp)
 		;
 }
 
+/* A datagram receiver asked to stop reads what is already queued, up to
+ * STREAM_TAIL_READS calls and without waiting: a receiver that lets
+ * datagrams queue between reads (proto_udp.c) would otherwise leave up
+ * to a linger's worth of them uncounted. */
+#define STREAM_TAIL_READS 64
+
+static int
+recv_tail(struct iperf_stream *sp)
+{
+	struct pollfd pfd = { .fd = sp->socket, .events = POLLIN };
+	int i;
+
+	for (i = 0; sp->datagram && i < STREAM_TAIL_READS; i++)
+		if (poll(&pfd, 1, 0) <= 0 || sp->test->proto->recv(sp) <= 0)
+			break;
+	return 0;
+}
+
 /* One read of a receiver: 1 to go on, 0 to stop.  A receiver with a -F
  * file goes on after the stop request while data still comes. */
 static int
@@ -353,7 +372,7 @@ recv_step(struct iperf_stream *sp, int sink)
 	ssize_t n;
 
 	if (stopping && !sink)
-		return 0;
+		return recv_tail(sp);
 	if (sink) {
 		int w = stream_io_sink_wait(sp, stopping);
 		if (w <= 0)
